@@ -1,0 +1,58 @@
+# dpbayes — top-level make targets.
+#
+#   make            build the extension (PGXS, see dpbayes.mk)
+#   make install    install it into the PostgreSQL found by pg_config
+#   make check      every test: C unit tests, then pg_regress on a throwaway
+#                   cluster started and stopped by test/run_checks.sh
+#   make demo       end to end on a throwaway cluster (test/demo.sh)
+#   make unit       only the C unit tests of src/core
+#   make bench      the benchmarks in bench/
+#
+# `make check` and `make demo` install missing Debian packages first
+# (apt-get, when run as root; otherwise they print the command to run).
+
+PG_CONFIG ?= pg_config
+PGXS_MAKE = $(MAKE) -f dpbayes.mk PG_CONFIG=$(PG_CONFIG)
+
+CORE_SRCS = $(sort $(wildcard src/core/*.c))
+UNIT_SRCS = $(sort $(wildcard test/*.c))
+CC ?= cc
+UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core \
+	$(shell pkg-config --cflags openblas 2>/dev/null)
+UNIT_LIBS = -lgsl -lopenblas -lm
+
+.PHONY: all install uninstall clean installcheck check demo unit bench deps
+
+all:
+	$(PGXS_MAKE) all
+
+install:
+	$(PGXS_MAKE) install
+
+uninstall:
+	$(PGXS_MAKE) uninstall
+
+installcheck:
+	$(PGXS_MAKE) installcheck
+
+clean:
+	$(PGXS_MAKE) clean
+	rm -f test/unit_run
+
+deps:
+	bash test/deps.sh
+
+test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h) test/unit.h
+	$(CC) $(UNIT_CFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(UNIT_LIBS)
+
+unit: test/unit_run
+	./test/unit_run
+
+check:
+	bash test/run_checks.sh
+
+demo:
+	bash test/demo.sh
+
+bench:
+	bash bench/run_all.sh

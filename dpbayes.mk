@@ -1,0 +1,18 @@
+# PGXS build of the dpbayes extension (driven by the top-level Makefile).
+EXTENSION = dpbayes
+EXTVERSION = 0.1.0
+MODULE_big = dpbayes
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c)) $(sort $(wildcard src/pg/*.c)))
+DATA = dpbayes--$(EXTVERSION).sql
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
+PG_CPPFLAGS = -Isrc/core $(shell pkg-config --cflags openblas 2>/dev/null)
+PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
+# GSL's own CBLAS (gslcblas) is not linked: OpenBLAS provides the cblas_*
+# symbols GSL needs, and LAPACK.
+SHLIB_LINK = -lgsl -lopenblas -lm
+EXTRA_CLEAN = results/ regression.diffs regression.out
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

@@ -1,0 +1,95 @@
+/*
+ * layout.h — which statistics a release holds, in which order.
+ *
+ * A record (x, y) is first clipped (clip.h) to z with ||z||_2 <= R.  The
+ * released statistics are sums over records of monomials in w and y, where
+ * w = [1, z] when the model has an intercept and w = z otherwise
+ * (p = d + intercept entries).  They are grouped in blocks; each block gets
+ * its own noise scale.  Entries of the "t2" kinds carry a weight sqrt(2) on
+ * their off-diagonal monomials (see docs/privacy.md): the weighted block
+ * satisfies ||t2(w) - t2(w')||^2 = ||w||^4 + ||w'||^4 - 2<w,w'>^2.
+ * The released value of an entry is the plain (unweighted) sum; its noise
+ * standard deviation is sigma_block / weight.
+ *
+ * Block kinds (i <= j index w; the constant monomial w_0 w_0 = 1 is dropped
+ * when the model has an intercept, because its sum is the public N):
+ *   T1   w_i               (only Poisson without intercept)
+ *   T2   w_i w_j           weight sqrt(2) when i < j
+ *   YT1  y w_i
+ *   YY   y^2
+ *   YT2  y w_i w_j         weight sqrt(2) when i < j
+ *
+ * Blocks of each model, in release order:
+ *   linear                 T2, YT1, YY        (LDP paper Lemma 3.1 order)
+ *   logistic               YT1, T2            (GLM paper Lemma 3.3 order)
+ *   poisson, intercept     T2, YT2            (T1 and YT1 are contained in
+ *                                              T2 and YT2 through w_0 = 1)
+ *   poisson, no intercept  T1, T2, YT1, YT2   (GLM paper Lemma 3.5 order)
+ *
+ * Within T2 / YT2 the order is i = 0..p-1, j = i..p-1; within T1 / YT1 it is
+ * i = 0..p-1.
+ */
+#ifndef DPB_LAYOUT_H
+#define DPB_LAYOUT_H
+
+#include "dpb.h"
+
+typedef enum dpb_block_kind
+{
+	DPB_BLK_T1 = 1,
+	DPB_BLK_T2 = 2,
+	DPB_BLK_YT1 = 3,
+	DPB_BLK_YY = 4,
+	DPB_BLK_YT2 = 5
+} dpb_block_kind;
+
+/* The response's domain, which the sensitivity depends on. */
+typedef enum dpb_ydomain
+{
+	DPB_Y_SIGNED = 1,			/* -Ry <= y <= Ry       (linear) */
+	DPB_Y_BINARY = 2,			/* y in {-1, +1}        (logistic) */
+	DPB_Y_NONNEG = 3			/* 0 <= y <= Ry         (poisson) */
+} dpb_ydomain;
+
+typedef struct dpb_layout
+{
+	dpb_model	model;
+	int			d;				/* number of features */
+	int			intercept;		/* 1 when w = [1, z] */
+	int			p;				/* d + intercept */
+	int			nblocks;
+	dpb_block_kind kind[DPB_MAX_BLOCKS];
+	int			start[DPB_MAX_BLOCKS];	/* offset of the block in stats[] */
+	int			len[DPB_MAX_BLOCKS];	/* entries in the block */
+	int			nstats;			/* total entries */
+} dpb_layout;
+
+/* One released entry: the monomial y^ypow * w_i * w_j (i or j = -1 when
+ * absent) and its weight (1 or sqrt(2)). */
+typedef struct dpb_entry
+{
+	int			block;
+	int			ypow;
+	int			i;
+	int			j;
+	double		weight;
+} dpb_entry;
+
+/* Fills the layout; returns DPB_EINVAL for an unknown model or d outside
+ * [1, DPB_MAX_D]. */
+dpb_status	dpb_layout_init(dpb_layout *L, dpb_model model, int d, int intercept);
+
+/* Describes entry k (0 <= k < nstats). */
+void		dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e);
+
+dpb_ydomain dpb_model_ydomain(dpb_model model);
+
+const char *dpb_block_kind_name(dpb_block_kind kind);
+
+/* Human-readable label of entry k, e.g. "y*age*bmi", "age^2", "y", written
+ * into buf (NUL-terminated, truncated to buflen). names[] holds the d
+ * feature names (or NULL for x1..xd). */
+void		dpb_layout_label(const dpb_layout *L, int k, const char *const *names,
+							 char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * unit_main.c — runs every unit test of src/core.
+ */
+#include "unit.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int			unit_passed = 0;
+int			unit_failed = 0;
+const char *unit_current = "";
+
+#define UNIT_TESTS(X) \
+	X(layout)
+
+#define DECLARE(name) void test_##name(void);
+UNIT_TESTS(DECLARE)
+
+int
+main(int argc, char **argv)
+{
+	gsl_set_error_handler_off();
+#define RUN(name) \
+	if (argc < 2 || strcmp(argv[1], #name) == 0) \
+	{ \
+		int _f = unit_failed; \
+		unit_current = #name; \
+		test_##name(); \
+		printf("%s %s\n", unit_failed == _f ? "ok" : "not ok", #name); \
+		fflush(stdout); \
+	}
+	UNIT_TESTS(RUN)
+	printf("%d passed, %d failed\n", unit_passed, unit_failed);
+	return unit_failed == 0 ? 0 : 1;
+}
