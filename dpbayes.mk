@@ -13,6 +13,9 @@ PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
 SHLIB_LINK = -lgsl -lopenblas -lm
 EXTRA_CLEAN = results/ regression.diffs regression.out
 
+# no LLVM bitcode: the JIT gains nothing here and clang may be absent
+override with_llvm = no
+
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)

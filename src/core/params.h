@@ -1,0 +1,55 @@
+/*
+ * params.h — the privacy parameters of a release, and their validation.
+ *
+ * The SQL constructor dpbayes.privacy(...) fills a dpb_params; every release
+ * aggregate validates it (once per group) for its model before any row is
+ * read.  All bounds are public: they must never be computed from the data.
+ */
+#ifndef DPB_PARAMS_H
+#define DPB_PARAMS_H
+
+#include "dpb.h"
+#include "layout.h"
+
+#define DPB_NAME_LEN 64			/* feature names, NUL included */
+
+typedef struct dpb_params
+{
+	double		epsilon;		/* > 0 */
+	double		delta;			/* (0, 1) for gaussian, 0 for laplace */
+	double		clip;			/* R: L2 bound of the scaled features */
+	double		y_bound;		/* |y| <= y_bound (linear), y <= y_bound
+								 * (poisson); 0 when not given */
+	int			d;				/* number of features (0: take from the
+								 * lower/upper arrays or the first row) */
+	int			has_bounds;		/* lower/upper given */
+	double		lower[DPB_MAX_D];
+	double		upper[DPB_MAX_D];
+	int			intercept;
+	dpb_mechanism mechanism;
+	dpb_scaling scaling;
+	int			nweights;		/* 0, or the number of blocks */
+	double		noise_weights[DPB_MAX_BLOCKS];	/* relative noise scales */
+	int			has_names;
+	char		names[DPB_MAX_D][DPB_NAME_LEN];
+} dpb_params;
+
+/* Defaults: epsilon 1, delta 1e-6, clip 1, intercept on, gaussian, box. */
+void		dpb_params_default(dpb_params *p);
+
+/*
+ * Checks the parameters that do not depend on the model (epsilon, delta,
+ * clip, bounds, names, weights > 0).  DPB_EINVAL with a message otherwise.
+ */
+dpb_status	dpb_params_check(const dpb_params *p, dpb_err *err);
+
+/*
+ * Checks the parameters against a model and a feature count d (from the
+ * data): y_bound needed for linear/poisson, laplace only for linear,
+ * bounds of length d, the number of noise weights equal to the number of
+ * blocks.  d outside [1, DPB_MAX_D] is DPB_ERANGE.
+ */
+dpb_status	dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
+								   dpb_err *err);
+
+#endif

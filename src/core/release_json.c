@@ -1,0 +1,226 @@
+/*
+ * release_json.c — the JSON form of a release (docs/release-format.md).
+ *
+ * Numbers are printed with 17 significant digits, so that parsing the text
+ * back gives the same doubles and the release validates again.
+ */
+#include "release.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+dpb_buf_init(dpb_buf *b)
+{
+	b->cap = 1024;
+	b->len = 0;
+	b->oom = 0;
+	b->data = malloc(b->cap);
+	if (b->data == NULL)
+		b->oom = 1;
+	else
+		b->data[0] = '\0';
+}
+
+void
+dpb_buf_free(dpb_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+}
+
+static int
+reserve(dpb_buf *b, size_t more)
+{
+	char	   *n;
+	size_t		cap;
+
+	if (b->oom)
+		return 0;
+	if (b->len + more + 1 <= b->cap)
+		return 1;
+	cap = b->cap;
+	while (b->len + more + 1 > cap)
+		cap *= 2;
+	n = realloc(b->data, cap);
+	if (n == NULL)
+	{
+		b->oom = 1;
+		return 0;
+	}
+	b->data = n;
+	b->cap = cap;
+	return 1;
+}
+
+void
+dpb_buf_puts(dpb_buf *b, const char *s)
+{
+	size_t		l = strlen(s);
+
+	if (!reserve(b, l))
+		return;
+	memcpy(b->data + b->len, s, l + 1);
+	b->len += l;
+}
+
+void
+dpb_buf_printf(dpb_buf *b, const char *fmt,...)
+{
+	va_list		ap;
+	int			n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !reserve(b, (size_t) n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t) n;
+}
+
+static void
+put_str(dpb_buf *b, const char *s)
+{
+	dpb_buf_puts(b, "\"");
+	for (; *s; s++)
+	{
+		unsigned char c = (unsigned char) *s;
+
+		if (c == '"' || c == '\\')
+			dpb_buf_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			dpb_buf_printf(b, "\\u%04x", c);
+		else
+		{
+			char		t[2] = {(char) c, 0};
+
+			dpb_buf_puts(b, t);
+		}
+	}
+	dpb_buf_puts(b, "\"");
+}
+
+static void
+put_num(dpb_buf *b, double v)
+{
+	if (dpb_isfinite(v))
+		dpb_buf_printf(b, "%.17g", v);
+	else
+		dpb_buf_puts(b, "null");
+}
+
+static void
+put_nums(dpb_buf *b, const double *v, int n)
+{
+	int			i;
+
+	dpb_buf_puts(b, "[");
+	for (i = 0; i < n; i++)
+	{
+		if (i)
+			dpb_buf_puts(b, ", ");
+		put_num(b, v[i]);
+	}
+	dpb_buf_puts(b, "]");
+}
+
+dpb_status
+dpb_release_to_json(const dpb_release *r, dpb_buf *out)
+{
+	dpb_layout	L;
+	const char *names[DPB_MAX_D];
+	double	   *sd;
+	char		label[4 * DPB_NAME_LEN];
+	int			j,
+				b,
+				k;
+
+	if (dpb_release_layout(r, &L) != DPB_OK)
+		return DPB_ECORRUPT;
+	sd = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
+	if (sd == NULL)
+		return DPB_ENOMEM;
+	dpb_release_noise_sd(r, sd);
+	for (j = 0; j < r->d; j++)
+		names[j] = r->p.has_names ? r->p.names[j] : NULL;
+
+	dpb_buf_printf(out, "{\"format\": \"dpbayes.release\", \"version\": %d, ", r->version);
+	dpb_buf_printf(out, "\"model\": \"%s\", \"n\": %lld, \"d\": %d, \"intercept\": %s, ",
+				   dpb_model_name(r->model), (long long) r->n, r->d,
+				   r->p.intercept ? "true" : "false");
+	dpb_buf_puts(out, "\"features\": ");
+	if (r->p.has_names)
+	{
+		dpb_buf_puts(out, "[");
+		for (j = 0; j < r->d; j++)
+		{
+			if (j)
+				dpb_buf_puts(out, ", ");
+			put_str(out, r->p.names[j]);
+		}
+		dpb_buf_puts(out, "]");
+	}
+	else
+		dpb_buf_puts(out, "null");
+	dpb_buf_printf(out, ", \"scaling\": \"%s\", \"lower\": ", dpb_scaling_name(r->p.scaling));
+	if (r->p.has_bounds)
+		put_nums(out, r->p.lower, r->d);
+	else
+		dpb_buf_puts(out, "null");
+	dpb_buf_puts(out, ", \"upper\": ");
+	if (r->p.has_bounds)
+		put_nums(out, r->p.upper, r->d);
+	else
+		dpb_buf_puts(out, "null");
+	dpb_buf_puts(out, ", \"clip\": ");
+	put_num(out, r->p.clip);
+	dpb_buf_puts(out, ", \"y_bound\": ");
+	if (r->p.y_bound != 0)
+		put_num(out, r->p.y_bound);
+	else
+		dpb_buf_puts(out, "null");
+	dpb_buf_printf(out, ", \"mechanism\": \"%s\", \"epsilon\": ",
+				   dpb_mechanism_name(r->p.mechanism));
+	put_num(out, r->p.epsilon);
+	dpb_buf_puts(out, ", \"delta\": ");
+	put_num(out, r->p.delta);
+	dpb_buf_printf(out, ", \"sensitivity_norm\": \"%s\", \"sensitivity\": ",
+				   r->p.mechanism == DPB_MECH_GAUSSIAN ? "l2" : "l1");
+	put_num(out, r->sensitivity);
+	dpb_buf_puts(out, ", \"noise_scale\": ");
+	put_num(out, r->noise_scale);
+	dpb_buf_printf(out, ", \"noise_weights\": %s, \"insecure_test_noise\": %s, \"blocks\": [",
+				   r->p.nweights ? "\"given\"" : "\"equal\"",
+				   r->insecure ? "true" : "false");
+	for (b = 0; b < L.nblocks; b++)
+	{
+		dpb_buf_printf(out, "%s{\"kind\": \"%s\", \"noise_weight\": ", b ? ", " : "",
+					   dpb_block_kind_name(L.kind[b]));
+		put_num(out, r->block_weight[b]);
+		dpb_buf_puts(out, ", \"sensitivity\": ");
+		put_num(out, r->block_sens[b]);
+		dpb_buf_puts(out, ", \"noise_scale\": ");
+		put_num(out, r->block_weight[b] * r->noise_scale);
+		dpb_buf_puts(out, ", \"entries\": [");
+		for (k = 0; k < L.len[b]; k++)
+		{
+			dpb_layout_label(&L, L.start[b] + k, names, label, sizeof(label));
+			if (k)
+				dpb_buf_puts(out, ", ");
+			put_str(out, label);
+		}
+		dpb_buf_puts(out, "], \"values\": ");
+		put_nums(out, r->stats + L.start[b], L.len[b]);
+		dpb_buf_puts(out, ", \"noise_sd\": ");
+		put_nums(out, sd + L.start[b], L.len[b]);
+		dpb_buf_puts(out, "}");
+	}
+	dpb_buf_puts(out, "]}");
+	free(sd);
+	return out->oom ? DPB_ENOMEM : DPB_OK;
+}

@@ -1,0 +1,45 @@
+/*
+ * dpbayes_pg.h — shared declarations of the PostgreSQL glue (src/pg).
+ */
+#ifndef DPBAYES_PG_H
+#define DPBAYES_PG_H
+
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+
+#include "dpb.h"
+#include "params.h"
+#include "release.h"
+
+#include <gsl/gsl_rng.h>
+
+/* module.c */
+extern int	dpbayes_insecure_noise_seed;
+
+/* Reports a core failure: maps the status to a SQLSTATE (DPB_ECORRUPT uses
+ * corrupt_code) and never returns. */
+pg_attribute_noreturn()
+void		dpb_pg_raise(dpb_status st, const dpb_err *err, int corrupt_code);
+
+/* A generator for release noise: the secure one, or the deterministic test
+ * stream when dpbayes.insecure_noise_seed is set (then *insecure = true).
+ * The secure one is malloc'ed: release it with dpb_pg_noise_rng_done(). */
+gsl_rng    *dpb_pg_noise_rng(bool *insecure);
+void		dpb_pg_noise_rng_done(gsl_rng *r);
+
+/* privacy.c: the dpbayes.privacy composite into a dpb_params (checked with
+ * dpb_params_check; errors are raised). */
+void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
+
+/* release_io.c: a release datum into a dpb_release with palloc'd stats
+ * (validated), and a dpb_release into a new datum. */
+void		dpb_pg_release_from_datum(Datum d, dpb_release *r);
+Datum		dpb_pg_release_to_datum(const dpb_release *r);
+
+/* release_json_in.c: parses the JSON form (errors are raised). */
+void		dpb_pg_release_from_json(const char *text, dpb_release *r);
+
+#endif

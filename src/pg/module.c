@@ -1,0 +1,136 @@
+/*
+ * module.c — module initialisation, settings and the noise source.
+ */
+#include "dpbayes_pg.h"
+
+#include "miscadmin.h"
+#include "utils/guc.h"
+
+#include "compat.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <gsl/gsl_errno.h>
+
+#include "noise.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+/* -1: off (secure noise).  Otherwise the seed of the INSECURE deterministic
+ * stream used by the regression tests. */
+int			dpbayes_insecure_noise_seed = -1;
+
+static gsl_rng *test_rng = NULL;
+
+static void
+assign_seed(int newval, void *extra)
+{
+	/* restart the deterministic stream whenever the setting changes */
+	if (test_rng != NULL && newval >= 0)
+		gsl_rng_set(test_rng, (unsigned long) newval);
+}
+
+void
+_PG_init(void)
+{
+	/* GSL must return error codes, never abort the backend */
+	gsl_set_error_handler_off();
+	/* one BLAS thread inside a backend */
+	openblas_set_num_threads(1);
+
+	test_rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (test_rng == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+
+	DefineCustomIntVariable("dpbayes.insecure_noise_seed",
+							"INSECURE: seeds the release noise for reproducible tests.",
+							"-1 (the default) draws release noise from pg_strong_random. "
+							"Any other value makes releases deterministic and NOT private; "
+							"such releases are marked insecure.",
+							&dpbayes_insecure_noise_seed,
+							-1, -1, INT_MAX,
+							PGC_SUSET, 0,
+							NULL, assign_seed, NULL);
+	MarkGUCPrefixReserved("dpbayes");
+}
+
+static int
+strong_bytes(void *buf, size_t len)
+{
+	return pg_strong_random(buf, len) ? 1 : 0;
+}
+
+gsl_rng *
+dpb_pg_noise_rng(bool *insecure)
+{
+	gsl_rng    *r;
+
+	if (dpbayes_insecure_noise_seed >= 0)
+	{
+		*insecure = true;
+		return test_rng;
+	}
+	*insecure = false;
+	r = dpb_strong_rng_alloc(strong_bytes);
+	if (r == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	return r;
+}
+
+void
+dpb_pg_noise_rng_done(gsl_rng *r)
+{
+	if (r != NULL && r != test_rng)
+		gsl_rng_free(r);
+}
+
+void
+dpb_pg_raise(dpb_status st, const dpb_err *err, int corrupt_code)
+{
+	int			code;
+	const char *msg = (err && err->msg[0]) ? err->msg : "dpbayes failure";
+	const char *detail = (err && err->detail[0]) ? err->detail : NULL;
+
+	switch (st)
+	{
+		case DPB_EINVAL:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+		case DPB_EDATA:
+			code = ERRCODE_DATA_EXCEPTION;
+			break;
+		case DPB_ERANGE:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		case DPB_ECORRUPT:
+			code = corrupt_code;
+			break;
+		case DPB_ENOMEM:
+			code = ERRCODE_OUT_OF_MEMORY;
+			break;
+		case DPB_ENUMERIC:
+			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+		case DPB_EINTR:
+			CHECK_FOR_INTERRUPTS();
+			code = ERRCODE_QUERY_CANCELED;
+			break;
+		case DPB_ERNG:
+			code = ERRCODE_SYSTEM_ERROR;
+			break;
+		default:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			break;
+	}
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg_internal("%s", msg),
+			 detail ? errdetail_internal("%s", detail) : 0));
+	pg_unreachable();
+}

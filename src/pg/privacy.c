@@ -1,0 +1,282 @@
+/*
+ * privacy.c — the dpbayes.privacy constructor and its composite type.
+ *
+ * dpbayes.privacy(...) validates its arguments and returns a composite
+ * (see dpbayes--*.sql for the attribute order).  The release aggregates read
+ * that composite back with dpb_pg_params_from_datum() once per group and
+ * validate it again: a composite built by hand with ROW(...) gets the same
+ * checks.
+ */
+#include "dpbayes_pg.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#define NATTS 11
+enum
+{
+	A_EPSILON, A_DELTA, A_CLIP, A_Y_BOUND, A_LOWER, A_UPPER, A_INTERCEPT,
+	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS
+};
+
+static const char *const attnames[NATTS] = {
+	"epsilon", "delta", "clip", "y_bound", "lower", "upper", "intercept",
+	"mechanism", "scaling", "features", "noise_weights"
+};
+
+static int
+float8_array(Datum d, const char *what, double *out, int maxn)
+{
+	ArrayType  *a = DatumGetArrayTypeP(d);
+	int			n,
+				i;
+	double	   *v;
+
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s must be an array of double precision", what)));
+	if (ARR_NDIM(a) == 0)
+		return 0;
+	if (ARR_NDIM(a) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", what)));
+	if (array_contains_nulls(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s must not contain nulls", what)));
+	n = ARR_DIMS(a)[0];
+	if (n > maxn)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s has too many elements", what),
+				 errdetail("At most %d are allowed; got %d.", maxn, n)));
+	v = (double *) ARR_DATA_PTR(a);
+	for (i = 0; i < n; i++)
+	{
+		if (isnan(v[i]) || isinf(v[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s must contain only finite values", what)));
+		out[i] = v[i];
+	}
+	return n;
+}
+
+static int
+name_array(Datum d, dpb_params *p)
+{
+	ArrayType  *a = DatumGetArrayTypeP(d);
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				i,
+				j;
+
+	if (ARR_NDIM(a) == 0)
+		return 0;
+	if (ARR_NDIM(a) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("features must be a one-dimensional array")));
+	deconstruct_array(a, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+	if (n > DPB_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("features has too many elements"),
+				 errdetail("At most %d features are supported; got %d.", DPB_MAX_D, n)));
+	for (i = 0; i < n; i++)
+	{
+		char	   *s;
+		const unsigned char *c;
+
+		if (nulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("features must not contain nulls")));
+		s = TextDatumGetCString(elems[i]);
+		if (s[0] == '\0' || strlen(s) >= DPB_NAME_LEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("feature names must have between 1 and %d bytes",
+							DPB_NAME_LEN - 1)));
+		for (c = (const unsigned char *) s; *c; c++)
+			if (*c < 0x20)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("feature names must not contain control characters")));
+		strlcpy(p->names[i], s, DPB_NAME_LEN);
+		for (j = 0; j < i; j++)
+			if (strcmp(p->names[j], s) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("feature names must be unique"),
+						 errdetail("\"%s\" appears more than once.", s)));
+	}
+	return n;
+}
+
+/* Fills p from the 11 values (NULL = not given) and checks it. */
+static void
+params_fill(const Datum *v, const bool *isnull, dpb_params *p)
+{
+	dpb_err		err;
+	dpb_status	st;
+	int			nlo = 0,
+				nup = 0,
+				nnames = 0;
+
+	dpb_params_default(p);
+	if (isnull[A_EPSILON])
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("epsilon must not be null")));
+	p->epsilon = DatumGetFloat8(v[A_EPSILON]);
+	if (!isnull[A_MECHANISM])
+	{
+		char	   *m = TextDatumGetCString(v[A_MECHANISM]);
+
+		p->mechanism = dpb_mechanism_from_name(m);
+		if (p->mechanism == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown noise mechanism \"%s\"", m),
+					 errhint("Use \"gaussian\" or \"laplace\".")));
+	}
+	if (isnull[A_DELTA])
+		p->delta = p->mechanism == DPB_MECH_LAPLACE ? 0.0 : 1e-6;
+	else
+		p->delta = DatumGetFloat8(v[A_DELTA]);
+	if (!isnull[A_CLIP])
+		p->clip = DatumGetFloat8(v[A_CLIP]);
+	if (!isnull[A_Y_BOUND])
+	{
+		p->y_bound = DatumGetFloat8(v[A_Y_BOUND]);
+		if (!(p->y_bound > 0) || isinf(p->y_bound))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("y_bound must be positive and finite")));
+	}
+	if (!isnull[A_INTERCEPT])
+		p->intercept = DatumGetBool(v[A_INTERCEPT]) ? 1 : 0;
+	if (!isnull[A_SCALING])
+	{
+		char	   *s = TextDatumGetCString(v[A_SCALING]);
+
+		p->scaling = dpb_scaling_from_name(s);
+		if (p->scaling == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown scaling \"%s\"", s),
+					 errhint("Use \"box\" or \"ball\".")));
+	}
+	if (!isnull[A_LOWER])
+		nlo = float8_array(v[A_LOWER], "lower", p->lower, DPB_MAX_D);
+	if (!isnull[A_UPPER])
+		nup = float8_array(v[A_UPPER], "upper", p->upper, DPB_MAX_D);
+	if (isnull[A_LOWER] != isnull[A_UPPER] || nlo != nup)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("lower and upper must be given together and have the same length"),
+				 errdetail("lower has %d elements and upper has %d.", nlo, nup)));
+	if (!isnull[A_LOWER])
+	{
+		if (nlo == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("lower and upper must not be empty")));
+		p->has_bounds = 1;
+		p->d = nlo;
+	}
+	if (!isnull[A_FEATURES])
+	{
+		nnames = name_array(v[A_FEATURES], p);
+		if (nnames == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("features must not be empty")));
+		if (p->d != 0 && nnames != p->d)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("features and the bounds must have the same length"),
+					 errdetail("features has %d elements and the bounds have %d.",
+							   nnames, p->d)));
+		p->has_names = 1;
+		p->d = nnames;
+	}
+	if (!isnull[A_NOISE_WEIGHTS])
+	{
+		p->nweights = float8_array(v[A_NOISE_WEIGHTS], "noise_weights",
+								   p->noise_weights, DPB_MAX_BLOCKS);
+		if (p->nweights == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("noise_weights must not be empty")));
+	}
+	st = dpb_params_check(p, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_privacy);
+Datum
+dpbayes_privacy(PG_FUNCTION_ARGS)
+{
+	Datum		v[NATTS];
+	bool		isnull[NATTS];
+	dpb_params	p;
+	TupleDesc	tupdesc;
+	int			i;
+
+	if (PG_NARGS() != NATTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
+				 errmsg("dpbayes.privacy takes %d arguments", NATTS)));
+	for (i = 0; i < NATTS; i++)
+	{
+		isnull[i] = PG_ARGISNULL(i);
+		v[i] = isnull[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
+	}
+	params_fill(v, isnull, &p);
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("function returning record called in context that cannot accept type record")));
+	tupdesc = BlessTupleDesc(tupdesc);
+	/* store the defaults that were applied, so the value is explicit */
+	isnull[A_DELTA] = false;
+	v[A_DELTA] = Float8GetDatum(p.delta);
+	isnull[A_CLIP] = false;
+	v[A_CLIP] = Float8GetDatum(p.clip);
+	isnull[A_INTERCEPT] = false;
+	v[A_INTERCEPT] = BoolGetDatum(p.intercept != 0);
+	isnull[A_MECHANISM] = false;
+	v[A_MECHANISM] = CStringGetTextDatum(dpb_mechanism_name(p.mechanism));
+	isnull[A_SCALING] = false;
+	v[A_SCALING] = CStringGetTextDatum(dpb_scaling_name(p.scaling));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, isnull)));
+}
+
+void
+dpb_pg_params_from_datum(Datum composite, dpb_params *p)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	Datum		v[NATTS];
+	bool		isnull[NATTS];
+	int			i;
+
+	if (HeapTupleHeaderGetNatts(th) != NATTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("privacy parameters have %d attributes, expected %d",
+						HeapTupleHeaderGetNatts(th), NATTS)));
+	for (i = 0; i < NATTS; i++)
+		v[i] = GetAttributeByName(th, attnames[i], &isnull[i]);
+	params_fill(v, isnull, p);
+}

@@ -1,0 +1,454 @@
+/*
+ * release_agg.c — the release aggregates linear_release, logistic_release
+ * and poisson_release.
+ *
+ * The transition function clips each record and adds its monomials to exact
+ * sums held in the aggregate state; the privacy parameters are parsed once,
+ * on the group's first row.  The exact sums never leave the state: the final
+ * function copies them, adds calibrated noise to the copy and returns a
+ * dpbayes.release.  Combine, serialize and deserialize make the aggregates
+ * parallel-safe (the pattern of core's float8_regr_accum/_combine; the
+ * serialized form is length-checked like postgresql-hll's).
+ *
+ * NULL policy: N is released as is (bounded DP, N public), so silently
+ * skipping rows would change what is released without the user noticing.
+ * A NULL feature array, element or response is therefore an error; filter
+ * rows explicitly (WHERE ...) to release a subset.
+ */
+#include "dpbayes_pg.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "nodes/primnodes.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "accum.h"
+#include "clip.h"
+#include "layout.h"
+
+typedef struct RelState
+{
+	dpb_model	model;
+	int			d;				/* 0 until the first row fixed it */
+	int64		n;
+	Datum		p_raw;			/* privacy argument of the last row */
+	char	   *p_copy;			/* a copy of its bytes */
+	Size		p_len;
+	dpb_params	params;
+	dpb_layout	L;
+	dpb_clipper clip;
+	double	   *z;				/* scratch: the clipped record */
+	double	   *sums;			/* exact sums: never leave the state */
+} RelState;
+
+#define SER_MAGIC 0x44504253	/* "DPBS" */
+
+static RelState *
+state_new(MemoryContext cxt, dpb_model model)
+{
+	RelState   *s = MemoryContextAllocZero(cxt, sizeof(RelState));
+
+	s->model = model;
+	return s;
+}
+
+/* Fixes d: validates the parameters for the model and sets up the sums. */
+static void
+state_setup(RelState *s, MemoryContext cxt, int d)
+{
+	dpb_err		err;
+	dpb_status	st;
+
+	st = dpb_params_check_model(&s->params, s->model, d, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	s->params.d = d;
+	dpb_layout_init(&s->L, s->model, d, s->params.intercept);
+	dpb_clipper_init(&s->clip, &s->params, s->model, d);
+	s->d = d;
+	s->sums = MemoryContextAllocZero(cxt, sizeof(double) * s->L.nstats);
+	s->z = MemoryContextAllocZero(cxt, sizeof(double) * d);
+}
+
+static void
+check_params(RelState *s, MemoryContext cxt, Datum pd)
+{
+	HeapTupleHeader th;
+	Size		len;
+
+	if (pd == s->p_raw && s->p_copy != NULL)
+		return;					/* the same value as on the previous row */
+	th = DatumGetHeapTupleHeader(pd);
+	len = HeapTupleHeaderGetDatumLength(th);
+	if (s->p_copy == NULL)
+	{
+		dpb_pg_params_from_datum(pd, &s->params);
+		s->p_copy = MemoryContextAlloc(cxt, len);
+		memcpy(s->p_copy, th, len);
+		s->p_len = len;
+	}
+	else if (len != s->p_len || memcmp(th, s->p_copy, len) != 0)
+	{
+		dpb_params	other;
+
+		dpb_pg_params_from_datum(pd, &other);
+		if (other.d == 0)
+			other.d = s->params.d;	/* state_setup fixed d from the data */
+		if (memcmp(&other, &s->params, sizeof(other)) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("privacy parameters must be the same for every row of a group")));
+	}
+	s->p_raw = pd;
+}
+
+static int
+feature_array(ArrayType *a, double **values)
+{
+	int			d;
+
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("feature array must be of type double precision[]")));
+	if (ARR_NDIM(a) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("feature array must not be empty"),
+				 errdetail("A release needs between 1 and %d features.", DPB_MAX_D)));
+	if (ARR_NDIM(a) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("feature array must be one-dimensional")));
+	if (ARR_HASNULL(a) && array_contains_nulls(a))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("feature array must not contain nulls"),
+				 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
+	d = ARR_DIMS(a)[0];
+	if (d > DPB_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many features"),
+				 errdetail("A release supports at most %d features; the array has %d.",
+						   DPB_MAX_D, d)));
+	*values = (double *) ARR_DATA_PTR(a);
+	return d;
+}
+
+static Datum
+release_trans(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	RelState   *s;
+	ArrayType  *xa;
+	double	   *x;
+	double		y;
+	int			d,
+				j;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("release transition function called in non-aggregate context")));
+	if (PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("privacy parameters must not be null"),
+				 errhint("Pass dpbayes.privacy(epsilon => ..., ...).")));
+	s = PG_ARGISNULL(0) ? state_new(aggcxt, model) : (RelState *) PG_GETARG_POINTER(0);
+	check_params(s, aggcxt, PG_GETARG_DATUM(3));
+
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("feature array must not be null"),
+				 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("response must not be null"),
+				 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
+	xa = PG_GETARG_ARRAYTYPE_P(1);
+	d = feature_array(xa, &x);
+	if (s->d == 0)
+		state_setup(s, aggcxt, d);
+	else if (d != s->d)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("feature arrays of a group must all have the same length"),
+				 errdetail("The group started with %d features; a row has %d.", s->d, d)));
+	for (j = 0; j < d; j++)
+		if (isnan(x[j]) || isinf(x[j]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("feature values must be finite"),
+					 errdetail("NaN and infinity are not allowed in the feature array.")));
+	if (model == DPB_MODEL_LOGISTIC)
+		y = PG_GETARG_BOOL(2) ? 1.0 : -1.0;
+	else
+	{
+		y = PG_GETARG_FLOAT8(2);
+		if (isnan(y) || isinf(y))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("response must be finite"),
+					 errdetail("NaN and infinity are not allowed as the response.")));
+		if (model == DPB_MODEL_POISSON && y < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("poisson response must not be negative")));
+	}
+	dpb_clip_x(&s->clip, x, s->z);
+	dpb_accum_add(&s->L, s->z, dpb_clip_y(&s->clip, y), s->sums);
+	s->n++;
+	PG_RETURN_POINTER(s);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_linear_trans);
+Datum
+dpbayes_linear_trans(PG_FUNCTION_ARGS)
+{
+	return release_trans(fcinfo, DPB_MODEL_LINEAR);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_logistic_trans);
+Datum
+dpbayes_logistic_trans(PG_FUNCTION_ARGS)
+{
+	return release_trans(fcinfo, DPB_MODEL_LOGISTIC);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_poisson_trans);
+Datum
+dpbayes_poisson_trans(PG_FUNCTION_ARGS)
+{
+	return release_trans(fcinfo, DPB_MODEL_POISSON);
+}
+
+static RelState *
+state_copy(MemoryContext cxt, const RelState *src)
+{
+	RelState   *s = state_new(cxt, src->model);
+
+	s->n = src->n;
+	s->params = src->params;
+	if (src->d > 0)
+	{
+		state_setup(s, cxt, src->d);
+		memcpy(s->sums, src->sums, sizeof(double) * s->L.nstats);
+	}
+	return s;
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_release_combine);
+Datum
+dpbayes_release_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	RelState   *a,
+			   *b;
+	int			k;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("release combine function called in non-aggregate context")));
+	a = PG_ARGISNULL(0) ? NULL : (RelState *) PG_GETARG_POINTER(0);
+	b = PG_ARGISNULL(1) ? NULL : (RelState *) PG_GETARG_POINTER(1);
+	if (b == NULL || b->d == 0)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	if (a == NULL || a->d == 0)
+		PG_RETURN_POINTER(state_copy(aggcxt, b));
+	if (a->model != b->model || a->d != b->d ||
+		memcmp(&a->params, &b->params, sizeof(dpb_params)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("privacy parameters must be the same for every row of a group")));
+	for (k = 0; k < a->L.nstats; k++)
+		a->sums[k] += b->sums[k];
+	a->n += b->n;
+	PG_RETURN_POINTER(a);
+}
+
+/* serialized: magic u32 | model i32 | d i32 | nstats i32 | n i64 |
+ * dpb_params | sums[nstats] (native layout: only exchanged between
+ * processes of one server) */
+#define SER_HDR (4 * sizeof(int32) + sizeof(int64))
+
+PG_FUNCTION_INFO_V1(dpbayes_release_serialize);
+Datum
+dpbayes_release_serialize(PG_FUNCTION_ARGS)
+{
+	RelState   *s = (RelState *) PG_GETARG_POINTER(0);
+	int32		hdr[4];
+	int			nstats = s->d > 0 ? s->L.nstats : 0;
+	Size		sz = SER_HDR + sizeof(dpb_params) + sizeof(double) * nstats;
+	bytea	   *out = palloc(VARHDRSZ + sz);
+	char	   *p = VARDATA(out);
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("release serialize function called in non-aggregate context")));
+	SET_VARSIZE(out, VARHDRSZ + sz);
+	hdr[0] = SER_MAGIC;
+	hdr[1] = s->model;
+	hdr[2] = s->d;
+	hdr[3] = nstats;
+	memcpy(p, hdr, sizeof(hdr));
+	p += sizeof(hdr);
+	memcpy(p, &s->n, sizeof(int64));
+	p += sizeof(int64);
+	memcpy(p, &s->params, sizeof(dpb_params));
+	p += sizeof(dpb_params);
+	if (nstats > 0)
+		memcpy(p, s->sums, sizeof(double) * nstats);
+	PG_RETURN_BYTEA_P(out);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_release_deserialize);
+Datum
+dpbayes_release_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	bytea	   *in;
+	const char *p;
+	Size		len;
+	int32		hdr[4];
+	RelState   *s;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("release deserialize function called in non-aggregate context")));
+	in = PG_GETARG_BYTEA_PP(0);
+	p = VARDATA_ANY(in);
+	len = VARSIZE_ANY_EXHDR(in);
+	if (len < SER_HDR + sizeof(dpb_params))
+		goto corrupt;
+	memcpy(hdr, p, sizeof(hdr));
+	if (hdr[0] != SER_MAGIC || hdr[1] < DPB_MODEL_LINEAR || hdr[1] > DPB_MODEL_POISSON ||
+		hdr[2] < 0 || hdr[2] > DPB_MAX_D || hdr[3] < 0 ||
+		len != SER_HDR + sizeof(dpb_params) + sizeof(double) * (Size) hdr[3])
+		goto corrupt;
+	s = state_new(aggcxt, (dpb_model) hdr[1]);
+	memcpy(&s->n, p + sizeof(hdr), sizeof(int64));
+	memcpy(&s->params, p + SER_HDR, sizeof(dpb_params));
+	if (hdr[2] > 0)
+	{
+		state_setup(s, aggcxt, hdr[2]);
+		if (s->L.nstats != hdr[3])
+			goto corrupt;
+		memcpy(s->sums, p + SER_HDR + sizeof(dpb_params), sizeof(double) * hdr[3]);
+	}
+	else if (hdr[3] != 0)
+		goto corrupt;
+	PG_RETURN_POINTER(s);
+
+corrupt:
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid serialized release aggregate state")));
+	PG_RETURN_NULL();
+}
+
+/* The privacy parameters of an empty group: the aggregate's argument, when
+ * it is a constant (the transition function never ran). */
+static void
+empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
+{
+	Aggref	   *ag = AggGetAggref(fcinfo);
+	TargetEntry *te;
+
+	if (ag == NULL || list_length(ag->args) != 3)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot release an empty group in this context")));
+	te = (TargetEntry *) lthird(ag->args);
+	if (!IsA(te->expr, Const) || ((Const *) te->expr)->constisnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot release an empty group unless the privacy parameters are a constant"),
+				 errdetail("The group has no rows, so the parameters were never evaluated."),
+				 errhint("Pass dpbayes.privacy(...) with constant arguments.")));
+	dpb_pg_params_from_datum(((Const *) te->expr)->constvalue, p);
+	if (p->d == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot release an empty group without knowing the number of features"),
+				 errhint("Give lower/upper or features in dpbayes.privacy(...).")));
+}
+
+static Datum
+release_final(FunctionCallInfo fcinfo, dpb_model model)
+{
+	RelState   *s = PG_ARGISNULL(0) ? NULL : (RelState *) PG_GETARG_POINTER(0);
+	dpb_release r;
+	dpb_err		err;
+	dpb_status	st;
+	gsl_rng    *rng;
+	bool		insecure;
+
+	memset(&r, 0, sizeof(r));
+	r.version = DPB_RELEASE_VERSION;
+	r.model = model;
+	if (s == NULL || s->d == 0)
+	{
+		empty_group_params(fcinfo, &r.p);
+		st = dpb_params_check_model(&r.p, model, r.p.d, &err);
+		if (st != DPB_OK)
+			dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+		r.d = r.p.d;
+		r.n = 0;
+	}
+	else
+	{
+		r.p = s->params;
+		r.d = s->d;
+		r.n = s->n;
+	}
+	st = dpb_release_calibrate(&r, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	/* noise goes into a copy: the state keeps the exact sums */
+	r.stats = palloc0(sizeof(double) * r.nstats);
+	if (s != NULL && s->d > 0)
+		memcpy(r.stats, s->sums, sizeof(double) * r.nstats);
+	rng = dpb_pg_noise_rng(&insecure);
+	st = dpb_release_add_noise(&r, rng, &err);
+	dpb_pg_noise_rng_done(rng);
+	if (st != DPB_OK)
+	{
+		memset(r.stats, 0, sizeof(double) * r.nstats);
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	}
+	r.insecure = insecure ? 1 : 0;
+	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_linear_final);
+Datum
+dpbayes_linear_final(PG_FUNCTION_ARGS)
+{
+	return release_final(fcinfo, DPB_MODEL_LINEAR);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_logistic_final);
+Datum
+dpbayes_logistic_final(PG_FUNCTION_ARGS)
+{
+	return release_final(fcinfo, DPB_MODEL_LOGISTIC);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_poisson_final);
+Datum
+dpbayes_poisson_final(PG_FUNCTION_ARGS)
+{
+	return release_final(fcinfo, DPB_MODEL_POISSON);
+}

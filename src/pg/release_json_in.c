@@ -1,0 +1,209 @@
+/*
+ * release_json_in.c — parses the JSON form of a release (the text input of
+ * dpbayes.release) into a dpb_release and validates it.
+ *
+ * Only the fields that determine the release are read; the derived ones
+ * (entry labels, per-entry noise_sd, block noise scales) are recomputed.
+ * The recorded calibration (sensitivity, noise_scale, block sensitivities)
+ * must match what the parameters imply, so a hand-edited release that
+ * claims less noise than it has, or more privacy, is rejected.
+ */
+#include "dpbayes_pg.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "layout.h"
+
+pg_attribute_noreturn()
+static void
+bad(const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type dpbayes.release"),
+			 errdetail("%s", detail)));
+	pg_unreachable();
+}
+
+static JsonbValue *
+field(JsonbContainer *c, const char *key, bool required)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
+
+	if (v == NULL && required)
+		bad(psprintf("Key \"%s\" is missing.", key));
+	if (v != NULL && v->type == jbvNull)
+		return NULL;
+	return v;
+}
+
+static double
+num(JsonbValue *v, const char *key)
+{
+	if (v == NULL || v->type != jbvNumeric)
+		bad(psprintf("Key \"%s\" must be a number.", key));
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8,
+											  NumericGetDatum(v->val.numeric)));
+}
+
+static char *
+str(JsonbValue *v, const char *key)
+{
+	if (v == NULL || v->type != jbvString)
+		bad(psprintf("Key \"%s\" must be a string.", key));
+	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+static bool
+boolean(JsonbValue *v, const char *key)
+{
+	if (v == NULL || v->type != jbvBool)
+		bad(psprintf("Key \"%s\" must be true or false.", key));
+	return v->val.boolean;
+}
+
+static JsonbContainer *
+array(JsonbValue *v, const char *key, int *n)
+{
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		bad(psprintf("Key \"%s\" must be an array.", key));
+	*n = JsonContainerSize(v->val.binary.data);
+	return v->val.binary.data;
+}
+
+static void
+num_array(JsonbValue *v, const char *key, double *out, int want)
+{
+	int			n,
+				i;
+	JsonbContainer *c = array(v, key, &n);
+
+	if (n != want)
+		bad(psprintf("Key \"%s\" must have %d elements; it has %d.", key, want, n));
+	for (i = 0; i < n; i++)
+		out[i] = num(getIthJsonbValueFromContainer(c, i), key);
+}
+
+void
+dpb_pg_release_from_json(const char *text, dpb_release *r)
+{
+	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+	JsonbContainer *root = &jb->root;
+	JsonbContainer *blocks;
+	JsonbValue *v;
+	dpb_layout	L;
+	dpb_err		err;
+	dpb_status	st;
+	double		dn;
+	int			nb,
+				b,
+				j;
+	char	   *s;
+
+	if (!JsonContainerIsObject(root))
+		bad("A release is a JSON object.");
+	memset(r, 0, sizeof(*r));
+	dpb_params_default(&r->p);
+
+	s = str(field(root, "format", true), "format");
+	if (strcmp(s, "dpbayes.release") != 0)
+		bad("Key \"format\" must be \"dpbayes.release\".");
+	r->version = (int) num(field(root, "version", true), "version");
+	if (r->version != DPB_RELEASE_VERSION)
+		bad(psprintf("Unsupported format version %d.", r->version));
+	s = str(field(root, "model", true), "model");
+	r->model = dpb_model_from_name(s);
+	if (r->model == 0)
+		bad(psprintf("Unknown model \"%s\".", s));
+	dn = num(field(root, "n", true), "n");
+	if (!(dn >= 0 && dn <= 9.0e15) || dn != floor(dn))
+		bad("Key \"n\" must be a non-negative integer.");
+	r->n = (int64) dn;
+	dn = num(field(root, "d", true), "d");
+	if (!(dn >= 1 && dn <= DPB_MAX_D) || dn != floor(dn))
+		bad(psprintf("Key \"d\" must be an integer between 1 and %d.", DPB_MAX_D));
+	r->d = (int) dn;
+	r->p.d = r->d;
+	r->p.intercept = boolean(field(root, "intercept", true), "intercept");
+	r->insecure = boolean(field(root, "insecure_test_noise", true), "insecure_test_noise");
+
+	v = field(root, "features", true);
+	if (v != NULL)
+	{
+		int			n;
+		JsonbContainer *c = array(v, "features", &n);
+
+		if (n != r->d)
+			bad("Key \"features\" must have d elements.");
+		for (j = 0; j < n; j++)
+		{
+			char	   *nm = str(getIthJsonbValueFromContainer(c, j), "features");
+
+			if (strlen(nm) >= DPB_NAME_LEN)
+				bad("A feature name is too long.");
+			strlcpy(r->p.names[j], nm, DPB_NAME_LEN);
+		}
+		r->p.has_names = 1;
+	}
+	s = str(field(root, "scaling", true), "scaling");
+	r->p.scaling = dpb_scaling_from_name(s);
+	if (r->p.scaling == 0)
+		bad(psprintf("Unknown scaling \"%s\".", s));
+	v = field(root, "lower", true);
+	if (v != NULL)
+	{
+		num_array(v, "lower", r->p.lower, r->d);
+		num_array(field(root, "upper", true), "upper", r->p.upper, r->d);
+		r->p.has_bounds = 1;
+	}
+	else if (field(root, "upper", true) != NULL)
+		bad("Keys \"lower\" and \"upper\" must both be null or both be arrays.");
+	r->p.clip = num(field(root, "clip", true), "clip");
+	v = field(root, "y_bound", true);
+	r->p.y_bound = v ? num(v, "y_bound") : 0.0;
+	s = str(field(root, "mechanism", true), "mechanism");
+	r->p.mechanism = dpb_mechanism_from_name(s);
+	if (r->p.mechanism == 0)
+		bad(psprintf("Unknown mechanism \"%s\".", s));
+	r->p.epsilon = num(field(root, "epsilon", true), "epsilon");
+	r->p.delta = num(field(root, "delta", true), "delta");
+	r->sensitivity = num(field(root, "sensitivity", true), "sensitivity");
+	r->noise_scale = num(field(root, "noise_scale", true), "noise_scale");
+	s = str(field(root, "noise_weights", true), "noise_weights");
+	if (strcmp(s, "given") != 0 && strcmp(s, "equal") != 0)
+		bad("Key \"noise_weights\" must be \"given\" or \"equal\".");
+
+	if (dpb_layout_init(&L, r->model, r->d, r->p.intercept) != DPB_OK)
+		bad("Invalid model or feature count.");
+	blocks = array(field(root, "blocks", true), "blocks", &nb);
+	if (nb != L.nblocks)
+		bad(psprintf("A %s release has %d blocks; this one has %d.",
+					 dpb_model_name(r->model), L.nblocks, nb));
+	r->nblocks = nb;
+	r->nstats = L.nstats;
+	r->stats = palloc(sizeof(double) * L.nstats);
+	r->p.nweights = strcmp(s, "given") == 0 ? nb : 0;
+	for (b = 0; b < nb; b++)
+	{
+		JsonbValue *bv = getIthJsonbValueFromContainer(blocks, b);
+		JsonbContainer *bc;
+
+		if (bv == NULL || bv->type != jbvBinary || !JsonContainerIsObject(bv->val.binary.data))
+			bad("Each block must be an object.");
+		bc = bv->val.binary.data;
+		s = str(field(bc, "kind", true), "kind");
+		if (strcmp(s, dpb_block_kind_name(L.kind[b])) != 0)
+			bad(psprintf("Block %d must be of kind \"%s\".", b + 1,
+						 dpb_block_kind_name(L.kind[b])));
+		r->block_weight[b] = num(field(bc, "noise_weight", true), "noise_weight");
+		if (r->p.nweights)
+			r->p.noise_weights[b] = r->block_weight[b];
+		r->block_sens[b] = num(field(bc, "sensitivity", true), "sensitivity");
+		num_array(field(bc, "values", true), "values", r->stats + L.start[b], L.len[b]);
+	}
+	st = dpb_release_validate(r, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_TEXT_REPRESENTATION);
+}
