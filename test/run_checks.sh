@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# test/run_checks.sh — everything `make check` runs:
+#
+#   1. test/deps.sh         missing Debian packages (apt-get as root)
+#   2. make unit            C unit tests of src/core
+#   3. make, make install   the extension (install needs root or sudo -n)
+#   4. pg_regress           sql/*.sql against expected/*.out, on a throwaway
+#                           cluster (test/pgcluster.sh), database
+#                           contrib_regression, after CREATE EXTENSION dpbayes
+#
+# The regression tests are the basenames of sql/*.sql in byte order, the
+# REGRESS list of dpbayes.mk.  results/ and regression.diffs go to the repo
+# root.  The last line printed is "N passed, N failed" for the regression
+# tests; the exit status is non-zero if anything (unit, build, regression)
+# failed.
+#
+# Environment:
+#   DPBAYES_SKIP_UNIT=1     skip the C unit tests
+#   DPBAYES_REGRESS="a b"   run only these regression tests
+#   DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG: see
+#                           test/pgcluster.sh
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=test/pgcluster.sh
+source test/pgcluster.sh
+
+banner() { printf '\n======== %s ========\n' "$*"; }
+
+unit_status="not run"
+status=0          # overall exit status
+reg_pass=0
+reg_fail=0
+
+# The last line: "N passed, N failed" for the regression tests.
+finish() {
+	banner "summary"
+	echo "unit tests:       $unit_status"
+	echo "regression tests: ${#tests[@]} scheduled"
+	echo "$reg_pass passed, $reg_fail failed"
+	exit "$status"
+}
+
+# ---- the regression test list, as dpbayes.mk derives REGRESS ----
+tests=()
+if [ -n "${DPBAYES_REGRESS:-}" ]; then
+	read -r -a tests <<<"$DPBAYES_REGRESS"
+else
+	while IFS= read -r t; do
+		tests+=("$t")
+	done < <(find sql -mindepth 1 -maxdepth 1 -name '*.sql' -printf '%f\n' 2>/dev/null |
+		sed 's/\.sql$//' | LC_ALL=C sort)
+fi
+
+banner "dependencies (test/deps.sh)"
+if bash test/deps.sh; then
+	echo "ok"
+else
+	echo "dependencies missing: nothing run" >&2
+	status=1
+	reg_fail=${#tests[@]}
+	finish
+fi
+
+banner "unit tests (make unit)"
+if [ "${DPBAYES_SKIP_UNIT:-0}" = 1 ]; then
+	unit_status="skipped (DPBAYES_SKIP_UNIT=1)"
+	echo "$unit_status"
+elif make -s unit; then
+	unit_status="ok"
+else
+	unit_status="FAILED (see above)"
+	status=1
+fi
+
+banner "build (make)"
+if ! make -s PG_CONFIG="$PG_CONFIG"; then
+	echo "build FAILED: regression tests not run" >&2
+	status=1
+	reg_fail=${#tests[@]}
+	finish
+fi
+
+banner "install (make install)"
+if ! dpb_make_install; then
+	echo "install FAILED: regression tests not run" >&2
+	status=1
+	reg_fail=${#tests[@]}
+	finish
+fi
+
+banner "regression tests (pg_regress: ${#tests[@]} tests)"
+if [ "${#tests[@]}" -eq 0 ]; then
+	echo "no tests in sql/: nothing to run"
+	finish
+fi
+
+pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../../src/test/regress/pg_regress
+if [ ! -x "$pg_regress" ]; then
+	echo "pg_regress not found at $pg_regress" >&2
+	status=1
+	reg_fail=${#tests[@]}
+	finish
+fi
+
+# pg_regress (15) aborts the whole run at the first test without an expected
+# file; run the others and count those as failed.
+run=() missing=()
+for t in "${tests[@]}"; do
+	if [ -f "expected/$t.out" ]; then
+		run+=("$t")
+	else
+		missing+=("$t")
+	fi
+done
+if [ "${#missing[@]}" -ne 0 ]; then
+	for t in "${missing[@]}"; do
+		echo "MISSING expected/$t.out: test $t not run, counted as failed" >&2
+	done
+	echo "(to see a test's output: touch expected/<test>.out, rerun, review results/<test>.out)" >&2
+fi
+if [ "${#run[@]}" -eq 0 ]; then
+	status=1
+	reg_fail=${#missing[@]}
+	finish
+fi
+
+if ! pgc_start; then
+	status=1
+	reg_fail=$((${#run[@]} + ${#missing[@]}))
+	finish
+fi
+
+out=$PGC_DIR/pg_regress.out
+rm -f regression.diffs regression.out
+set +e
+"$pg_regress" \
+	--inputdir=. --outputdir=. \
+	--bindir="$PGC_BIN" \
+	--load-extension=dpbayes \
+	--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" \
+	--dbname=contrib_regression \
+	"${run[@]}" 2>&1 | tee "$out"
+rc=${PIPESTATUS[0]}
+set -e
+
+# Count results.  PostgreSQL <= 15 prints "test foo ... ok 12 ms" (or
+# "     foo ... FAILED" inside a parallel group, "failed (ignored)");
+# 16+ prints TAP: "ok 1 - foo 12 ms" / "not ok 2 - foo".
+read -r reg_pass reg_fail < <(awk '
+	/^(test +)?[^ ]+ +\.\.\. +ok( |$)/                 { p++; next }
+	/^ +[^ ]+ +\.\.\. +ok( |$)/                         { p++; next }
+	/\.\.\. +failed \(ignored\)/                        { p++; next }
+	/\.\.\. +FAILED/                                    { f++; next }
+	/^ok +[0-9]+ /                                      { p++; next }
+	/^not ok +[0-9]+ .*# *\(?ignored/                   { p++; next }
+	/^not ok +[0-9]+ /                                  { f++; next }
+	END { printf "%d %d\n", p, f }' "$out")
+
+if [ "$rc" -ne 0 ]; then
+	status=1
+	# pg_regress could not run (rc 2) or some results were not parsed:
+	# every test not counted as passed counts as failed.
+	if [ $((reg_pass + reg_fail)) -lt "${#run[@]}" ] || [ "$reg_fail" -eq 0 ]; then
+		reg_fail=$((${#run[@]} - reg_pass))
+		[ "$reg_fail" -gt 0 ] || reg_fail=1
+	fi
+	if [ -s regression.diffs ]; then
+		banner "regression.diffs (first 200 lines)"
+		head -n 200 regression.diffs
+	fi
+	pgc_log 50
+fi
+
+if [ "${#missing[@]}" -ne 0 ]; then
+	status=1
+	reg_fail=$((reg_fail + ${#missing[@]}))
+fi
+
+banner "stop cluster"
+pgc_stop
+finish
