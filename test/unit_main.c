@@ -12,7 +12,9 @@ int			unit_failed = 0;
 const char *unit_current = "";
 
 #define UNIT_TESTS(X) \
-	X(layout)
+	X(layout) \
+	X(sensitivity) \
+	X(agm)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
