@@ -32,7 +32,7 @@ typedef struct RelState
 	dpb_model	model;
 	int			d;				/* 0 until the first row fixed it */
 	int64		n;
-	Datum		p_raw;			/* privacy argument of the last row */
+	bool		p_const;		/* the privacy argument is a constant */
 	char	   *p_copy;			/* a copy of its bytes */
 	Size		p_len;
 	dpb_params	params;
@@ -71,22 +71,32 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 	s->z = MemoryContextAllocZero(cxt, sizeof(double) * d);
 }
 
+/*
+ * Reads the privacy parameters on the group's first row.  On later rows they
+ * must be the same: when the argument is a plan-time constant that holds by
+ * construction; otherwise its bytes are compared (a pointer comparison would
+ * not do: per-row values are reallocated at the same address).
+ */
 static void
-check_params(RelState *s, MemoryContext cxt, Datum pd)
+check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 {
 	HeapTupleHeader th;
 	Size		len;
 
-	if (pd == s->p_raw && s->p_copy != NULL)
-		return;					/* the same value as on the previous row */
+	if (s->p_const)
+		return;
 	th = DatumGetHeapTupleHeader(pd);
 	len = HeapTupleHeaderGetDatumLength(th);
 	if (s->p_copy == NULL)
 	{
+		Aggref	   *ag = AggGetAggref(fcinfo);
+
 		dpb_pg_params_from_datum(pd, &s->params);
 		s->p_copy = MemoryContextAlloc(cxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
+		s->p_const = ag != NULL && list_length(ag->args) == 3 &&
+			IsA(((TargetEntry *) lthird(ag->args))->expr, Const);
 	}
 	else if (len != s->p_len || memcmp(th, s->p_copy, len) != 0)
 	{
@@ -100,7 +110,6 @@ check_params(RelState *s, MemoryContext cxt, Datum pd)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("privacy parameters must be the same for every row of a group")));
 	}
-	s->p_raw = pd;
 }
 
 static int
@@ -158,7 +167,7 @@ release_trans(FunctionCallInfo fcinfo, dpb_model model)
 				 errmsg("privacy parameters must not be null"),
 				 errhint("Pass dpbayes.privacy(epsilon => ..., ...).")));
 	s = PG_ARGISNULL(0) ? state_new(aggcxt, model) : (RelState *) PG_GETARG_POINTER(0);
-	check_params(s, aggcxt, PG_GETARG_DATUM(3));
+	check_params(fcinfo, s, aggcxt, PG_GETARG_DATUM(3));
 
 	if (PG_ARGISNULL(1))
 		ereport(ERROR,

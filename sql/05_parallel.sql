@@ -1,0 +1,40 @@
+-- Parallel aggregation: a forced parallel plan has a Partial Aggregate and
+-- gives the same N and (at epsilon = 1e9) the same statistics as the serial
+-- plan.
+CREATE EXTENSION IF NOT EXISTS dpbayes;
+SET dpbayes.insecure_noise_seed = 3;
+CREATE TABLE par AS
+SELECT ARRAY[(i % 101) / 100.0, ((i * 7) % 31) / 31.0, ((i * 3) % 17) / 17.0]::float8[] AS x,
+       (i % 3) = 0 AS y, ((i * 5) % 11) / 11.0 AS yl
+FROM generate_series(1, 200000) i;
+ANALYZE par;
+CREATE TEMP TABLE results (mode text, r dpbayes.release);
+
+SET max_parallel_workers_per_gather = 0;
+INSERT INTO results
+SELECT 'serial', dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
+         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF)
+SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
+         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+INSERT INTO results
+SELECT 'parallel', dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
+         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+EXPLAIN (COSTS OFF)
+SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1e9, delta => 1e-5, y_bound => 1,
+         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+
+SELECT (a.r::jsonb -> 'n') AS n_serial, (b.r::jsonb -> 'n') AS n_parallel,
+       (SELECT bool_and(abs(sa.value - sb.value) <= 1e-6 * abs(sa.value))
+        FROM dpbayes.release_stats(a.r) WITH ORDINALITY sa(block, entry, value, sd, k)
+        JOIN dpbayes.release_stats(b.r) WITH ORDINALITY sb(block, entry, value, sd, k)
+        USING (k)) AS same_statistics
+FROM results a, results b WHERE a.mode = 'serial' AND b.mode = 'parallel';
+RESET ALL;
+DROP TABLE par;
