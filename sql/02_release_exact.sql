@@ -3,11 +3,12 @@
 CREATE EXTENSION IF NOT EXISTS dpbayes;
 SET dpbayes.insecure_noise_seed = 7;
 
--- features mostly inside [-1, 1] x [0, 4]; some rows out of bounds (clamped)
+-- features mostly inside [-1, 1] x [0, 4], away from the centre so that no
+-- sum is close to 0 (the check is relative); some rows out of bounds
 CREATE TABLE ex AS
 SELECT i,
        ARRAY[0.2 + 0.9 * (i % 17) / 17.0 + CASE WHEN i % 50 = 0 THEN 3 ELSE 0 END,
-             4.0 * ((i * 7) % 23) / 23.0] AS x,
+             2.2 + 1.7 * ((i * 7) % 23) / 23.0 + CASE WHEN i % 70 = 0 THEN 3 ELSE 0 END] AS x,
        0.5 + ((i * 13) % 29) / 29.0 AS y,
        (i % 5) <> 0 AS yb,
        ((i * 11) % 9)::float8 AS cnt

@@ -13,7 +13,7 @@ CREATE TEMP TABLE results (mode text, r dpbayes.release);
 SET max_parallel_workers_per_gather = 0;
 INSERT INTO results
 SELECT 'serial', dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
-         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
 
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -22,13 +22,13 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
-         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
 INSERT INTO results
 SELECT 'parallel', dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
-         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
 EXPLAIN (COSTS OFF)
 SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1e9, delta => 1e-5, y_bound => 1,
-         lower => ARRAY[0, 0, 0], upper => ARRAY[1, 1, 1])) FROM par;
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
 
 SELECT (a.r::jsonb -> 'n') AS n_serial, (b.r::jsonb -> 'n') AS n_parallel,
        (SELECT bool_and(abs(sa.value - sb.value) <= 1e-6 * abs(sa.value))
