@@ -12,9 +12,14 @@ int			unit_failed = 0;
 const char *unit_current = "";
 
 #define UNIT_TESTS(X) \
+	X(diag) \
 	X(layout) \
+	X(linear) \
 	X(sensitivity) \
-	X(agm)
+	X(agm) \
+	X(accum) \
+	X(clip) \
+	X(params)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

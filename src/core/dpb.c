@@ -48,6 +48,8 @@ dpb_mechanism_name(dpb_mechanism m)
 			return "gaussian";
 		case DPB_MECH_LAPLACE:
 			return "laplace";
+		case DPB_MECH_NONE:
+			return "none";
 	}
 	return "unknown";
 }
@@ -84,6 +86,8 @@ dpb_mechanism_from_name(const char *s)
 		return DPB_MECH_GAUSSIAN;
 	if (strcmp(s, "laplace") == 0)
 		return DPB_MECH_LAPLACE;
+	if (strcmp(s, "none") == 0)
+		return DPB_MECH_NONE;
 	return (dpb_mechanism) 0;
 }
 

@@ -30,7 +30,8 @@ typedef enum dpb_status
 	DPB_ENOMEM,					/* out of memory */
 	DPB_ENUMERIC,				/* numerical failure (root finding, ...) */
 	DPB_EINTR,					/* interrupted by the host (query cancel) */
-	DPB_ERNG					/* the random source failed */
+	DPB_ERNG,					/* the random source failed */
+	DPB_ENOTSUP					/* not supported (yet) */
 } dpb_status;
 
 /* A short error message; filled by functions that fail.  Never contains
@@ -57,7 +58,9 @@ typedef enum dpb_model
 typedef enum dpb_mechanism
 {
 	DPB_MECH_GAUSSIAN = 1,		/* analytic Gaussian mechanism, (eps, delta) */
-	DPB_MECH_LAPLACE = 2		/* Laplace mechanism, pure eps */
+	DPB_MECH_LAPLACE = 2,		/* Laplace mechanism, pure eps */
+	DPB_MECH_NONE = 3			/* NOT PRIVATE: exact statistics, for the
+								 * non-private reference only */
 } dpb_mechanism;
 
 typedef enum dpb_scaling

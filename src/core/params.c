@@ -3,6 +3,7 @@
  */
 #include "params.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 		dpb_err_set(err, "epsilon must be positive and finite", NULL);
 		return DPB_EINVAL;
 	}
-	if (p->mechanism != DPB_MECH_GAUSSIAN && p->mechanism != DPB_MECH_LAPLACE)
+	if (p->mechanism != DPB_MECH_GAUSSIAN && p->mechanism != DPB_MECH_LAPLACE &&
+		p->mechanism != DPB_MECH_NONE)
 	{
 		dpb_err_set(err, "unknown noise mechanism",
 					"The mechanism must be \"gaussian\" or \"laplace\".");
@@ -52,6 +54,14 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 		dpb_err_set(err, "clip must be positive and finite", NULL);
 		return DPB_EINVAL;
 	}
+	if (p->clip < DBL_MIN)
+	{
+		/* subnormal: the projection onto the ball could not keep ||z|| <= R
+		 * through rounding */
+		dpb_err_set(err, "clip must be positive and finite",
+					"clip must be at least %.17g.", DBL_MIN);
+		return DPB_EINVAL;
+	}
 	if (p->y_bound != 0 && (!dpb_isfinite(p->y_bound) || p->y_bound < 0))
 	{
 		dpb_err_set(err, "y_bound must be positive and finite", NULL);
@@ -69,6 +79,32 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 					DPB_MAX_D);
 		return DPB_ERANGE;
 	}
+	if ((p->has_bounds || p->has_names) && p->d == 0)
+	{
+		dpb_err_set(err, "feature bounds and names need the number of features",
+					"The parameters have bounds or names but d = 0.");
+		return DPB_EINVAL;
+	}
+	if (p->has_names)
+		for (j = 0; j < p->d; j++)
+		{
+			const unsigned char *s = (const unsigned char *) p->names[j];
+
+			if (s[0] == '\0' || memchr(s, '\0', DPB_NAME_LEN) == NULL)
+			{
+				dpb_err_set(err, "invalid feature name",
+							"Feature %d's name is empty or longer than %d bytes.",
+							j + 1, DPB_NAME_LEN - 1);
+				return DPB_EINVAL;
+			}
+			for (; *s; s++)
+				if (*s < 0x20)
+				{
+					dpb_err_set(err, "feature names must not contain control characters",
+								"Feature %d's name has a control character.", j + 1);
+					return DPB_EINVAL;
+				}
+		}
 	if (p->has_bounds)
 		for (j = 0; j < p->d; j++)
 		{

@@ -45,6 +45,15 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	for (b = 0; b < L.nblocks; b++)
 		r->block_weight[b] = r->p.nweights ? r->p.noise_weights[b] : 1.0;
 
+	if (r->p.mechanism == DPB_MECH_NONE)
+	{
+		/* exact statistics (the non-private reference): no noise */
+		for (b = 0; b < L.nblocks; b++)
+			r->block_sens[b] = 0;
+		r->sensitivity = 0;
+		r->noise_scale = 0;
+		return DPB_OK;
+	}
 	if (r->p.mechanism == DPB_MECH_GAUSSIAN)
 	{
 		for (b = 0; b < L.nblocks; b++)
@@ -109,6 +118,11 @@ dpb_release_add_noise(dpb_release *r, gsl_rng *rng, dpb_err *err)
 	{
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
+	}
+	if (r->p.mechanism == DPB_MECH_NONE)
+	{
+		free(scale);
+		return DPB_OK;
 	}
 	dpb_release_noise_scale(r, scale);
 	for (k = 0; k < r->nstats; k++)
@@ -428,6 +442,8 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 static int
 close_rel(double a, double b)
 {
+	if (!dpb_isfinite(a) || !dpb_isfinite(b))
+		return 0;
 	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 

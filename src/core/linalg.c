@@ -1,0 +1,206 @@
+/*
+ * linalg.c — wrappers over LAPACK/BLAS (OpenBLAS).
+ *
+ * LAPACK is called through its Fortran interface (column-major, arguments
+ * by reference).  Every matrix here is symmetric or triangular and stored
+ * as an n x n array; "lower" in LAPACK's column-major view is the upper
+ * triangle of a C row-major array, which is why the wrappers pass 'U' where
+ * they mean the lower triangle of the row-major matrix.
+ */
+#include "linalg.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fortran LAPACK prototypes (OpenBLAS provides them) */
+extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+extern void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
+					const int *lda, double *w, double *work, const int *lwork,
+					int *iwork, const int *liwork, int *info);
+
+/* Row-major lower triangle L (L[i*n+j], j <= i) is column-major upper. */
+
+dpb_status
+dpb_chol(double *a, int n, double *jitter)
+{
+	int			info,
+				i,
+				j,
+				attempt;
+	double		mean_diag = 0,
+				add = 0;
+	double	   *copy = malloc(sizeof(double) * n * n);
+
+	if (copy == NULL)
+		return DPB_ENOMEM;
+	memcpy(copy, a, sizeof(double) * n * n);
+	for (i = 0; i < n; i++)
+		mean_diag += fabs(a[i * n + i]);
+	mean_diag = n > 0 ? mean_diag / n : 1;
+	if (!(mean_diag > 0))
+		mean_diag = 1;
+	for (attempt = 0; attempt < 4; attempt++)
+	{
+		if (attempt > 0)
+		{
+			memcpy(a, copy, sizeof(double) * n * n);
+			add = mean_diag * pow(10.0, -14 + 2 * attempt);	/* 1e-12 .. 1e-8 */
+			for (i = 0; i < n; i++)
+				a[i * n + i] += add;
+		}
+		dpotrf_("U", &n, a, &n, &info);
+		if (info == 0)
+			break;
+	}
+	free(copy);
+	if (jitter)
+		*jitter = add;
+	if (info != 0)
+		return DPB_ENUMERIC;
+	/* zero the strict upper triangle (row-major) */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			a[i * n + j] = 0.0;
+	return DPB_OK;
+}
+
+void
+dpb_chol_solve(const double *L, int n, double *b, int nrhs)
+{
+	int			r;
+
+	for (r = 0; r < nrhs; r++)
+	{
+		double	   *x = b + (size_t) r * n;
+
+		/* L y = b, then L^T x = y; row-major L lower */
+		cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, L, n, x, 1);
+		cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, x, 1);
+	}
+}
+
+void
+dpb_tri_mul(const double *L, int n, double *x)
+{
+	cblas_dtrmv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, L, n, x, 1);
+}
+
+void
+dpb_tri_solve_t(const double *L, int n, double *x)
+{
+	cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, x, 1);
+}
+
+void
+dpb_chol_inverse(const double *L, int n, double *inv)
+{
+	int			i;
+
+	memset(inv, 0, sizeof(double) * n * n);
+	for (i = 0; i < n; i++)
+		inv[i * n + i] = 1.0;
+	dpb_chol_solve(L, n, inv, n);
+}
+
+double
+dpb_chol_logdet(const double *L, int n)
+{
+	double		s = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		s += log(L[i * n + i]);
+	return 2 * s;
+}
+
+dpb_status
+dpb_sym_eigen(const double *a, int n, double *w, double *v)
+{
+	int			info,
+				lwork = -1,
+				liwork = -1,
+				iw;
+	double		wq;
+	double	   *work;
+	int		   *iwork;
+	int			i,
+				j;
+
+	/* column-major copy = transpose; symmetric, so identical */
+	memcpy(v, a, sizeof(double) * n * n);
+	dsyevd_("V", "U", &n, v, &n, w, &wq, &lwork, &iw, &liwork, &info);
+	if (info != 0)
+		return DPB_ENUMERIC;
+	lwork = (int) wq;
+	liwork = iw;
+	work = malloc(sizeof(double) * lwork);
+	iwork = malloc(sizeof(int) * liwork);
+	if (work == NULL || iwork == NULL)
+	{
+		free(work);
+		free(iwork);
+		return DPB_ENOMEM;
+	}
+	dsyevd_("V", "U", &n, v, &n, w, work, &lwork, iwork, &liwork, &info);
+	free(work);
+	free(iwork);
+	if (info != 0)
+		return DPB_ENUMERIC;
+	/* column-major eigenvectors -> row-major columns: transpose in place */
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+		{
+			double		t = v[i * n + j];
+
+			v[i * n + j] = v[j * n + i];
+			v[j * n + i] = t;
+		}
+	return DPB_OK;
+}
+
+dpb_status
+dpb_psd_project(double *a, int n, double floor, int *changed)
+{
+	double	   *w = malloc(sizeof(double) * n);
+	double	   *v = malloc(sizeof(double) * n * n);
+	dpb_status	st;
+	int			i,
+				j,
+				k;
+
+	*changed = 0;
+	if (w == NULL || v == NULL)
+	{
+		free(w);
+		free(v);
+		return DPB_ENOMEM;
+	}
+	st = dpb_sym_eigen(a, n, w, v);
+	if (st == DPB_OK && w[0] < floor)
+	{
+		*changed = 1;
+		for (k = 0; k < n; k++)
+			if (w[k] < floor)
+				w[k] = floor;
+		for (i = 0; i < n; i++)
+			for (j = 0; j <= i; j++)
+			{
+				double		s = 0;
+
+				for (k = 0; k < n; k++)
+					s += v[i * n + k] * w[k] * v[j * n + k];
+				a[i * n + j] = a[j * n + i] = s;
+			}
+	}
+	free(w);
+	free(v);
+	return st;
+}
+
+void
+dpb_symv(const double *A, int n, const double *x, double *y)
+{
+	cblas_dsymv(CblasRowMajor, CblasLower, n, 1.0, A, n, x, 1, 0.0, y, 1);
+}

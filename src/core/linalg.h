@@ -1,0 +1,50 @@
+/*
+ * linalg.h — the few dense linear-algebra operations the samplers need, on
+ * plain column-major (= row-major, the matrices are symmetric) double
+ * arrays, through LAPACK/BLAS from OpenBLAS.
+ */
+#ifndef DPB_LINALG_H
+#define DPB_LINALG_H
+
+#include "dpb.h"
+
+/*
+ * Cholesky factor of the symmetric n x n matrix a (lower triangle, in
+ * place; the strict upper triangle is zeroed).  When a is not numerically
+ * positive definite, a jitter of up to 1e-8 times the mean diagonal is added
+ * (the amount is returned in *jitter, may be NULL).  Returns DPB_ENUMERIC if
+ * that fails too.
+ */
+dpb_status	dpb_chol(double *a, int n, double *jitter);
+
+/* Solves (L L^T) x = b in place, L from dpb_chol; b has nrhs columns. */
+void		dpb_chol_solve(const double *L, int n, double *b, int nrhs);
+
+/* y = L x (L lower triangular), in place on x. */
+void		dpb_tri_mul(const double *L, int n, double *x);
+
+/* y = L^{-T} x (solve L^T y = x), in place on x. */
+void		dpb_tri_solve_t(const double *L, int n, double *x);
+
+/* Inverse of L L^T into inv (n x n, full). */
+void		dpb_chol_inverse(const double *L, int n, double *inv);
+
+/* log det (L L^T) */
+double		dpb_chol_logdet(const double *L, int n);
+
+/*
+ * Eigen-decomposition of the symmetric n x n matrix a: eigenvalues in w
+ * (ascending), eigenvectors in the columns of v.  a is not modified.
+ * Needs scratch; returns DPB_ENOMEM / DPB_ENUMERIC on failure.
+ */
+dpb_status	dpb_sym_eigen(const double *a, int n, double *w, double *v);
+
+/* Replaces a by its projection onto the positive semi-definite cone
+ * (negative eigenvalues set to floor >= 0).  Returns 1 when something
+ * changed. */
+dpb_status	dpb_psd_project(double *a, int n, double floor, int *changed);
+
+/* y = A x for symmetric n x n A. */
+void		dpb_symv(const double *A, int n, const double *x, double *y);
+
+#endif

@@ -1,0 +1,145 @@
+/*
+ * posterior.c — options, draw storage, seeding and dispatch of the
+ * posterior samplers.
+ */
+#include "posterior.h"
+
+#include "clip.h"
+#include "gibbs_linear.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
+{
+	int			j,
+				d = r->d;
+	double		b = dpb_coord_bound(&r->p, d);
+	double		yb = r->model == DPB_MODEL_LOGISTIC ? 1.0 : r->p.y_bound;
+
+	memset(o, 0, sizeof(*o));
+	o->draws = 1000;
+	o->chains = 4;
+	o->warmup = 1000;
+	o->method = DPB_METHOD_NOISE_AWARE;
+	for (j = 0; j <= DPB_MAX_D; j++)
+	{
+		o->theta_mean[j] = 0;
+		o->theta_precision[j] = 0.01;
+	}
+	o->sigma2_shape = 2;
+	o->sigma2_scale = yb * yb / 4;
+	o->xmoments = DPB_XMOM_UPDATE;
+	o->x_kappa = 1;
+	o->x_df = d + 2;
+	for (j = 0; j < d; j++)
+	{
+		o->x_mean[j] = 0;
+		o->x_scale[j * d + j] = b * b / 3;	/* E[Sigma] = var of U(-b, b) */
+		o->x_cov[j * d + j] = b * b / 3;
+	}
+}
+
+dpb_status
+dpb_draws_alloc(dpb_draws *d, int chains, int iters, int nvars)
+{
+	size_t		n = (size_t) chains * iters * nvars;
+
+	memset(d, 0, sizeof(*d));
+	d->chains = chains;
+	d->iters = iters;
+	d->nvars = nvars;
+	d->v = calloc(n > 0 ? n : 1, sizeof(double));
+	d->names = calloc(nvars > 0 ? nvars : 1, DPB_VAR_NAME_LEN);
+	if (d->v == NULL || d->names == NULL)
+	{
+		dpb_draws_free(d);
+		return DPB_ENOMEM;
+	}
+	return DPB_OK;
+}
+
+void
+dpb_draws_free(dpb_draws *d)
+{
+	free(d->v);
+	free(d->names);
+	d->v = NULL;
+	d->names = NULL;
+}
+
+static uint64_t
+splitmix64(uint64_t *x)
+{
+	uint64_t	z = (*x += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+gsl_rng *
+dpb_chain_rng(uint64_t seed, int chain)
+{
+	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
+	uint64_t	s = seed ^ (0xD1B54A32D192ED03ULL * (uint64_t) (chain + 1));
+
+	if (r != NULL)
+		gsl_rng_set(r, (unsigned long) (splitmix64(&s) & 0xffffffffUL));
+	return r;
+}
+
+void
+dpb_feature_map(const dpb_release *r, double *gain, double *center)
+{
+	dpb_clipper c;
+	int			j;
+
+	dpb_clipper_init(&c, &r->p, r->model, r->d);
+	for (j = 0; j < r->d; j++)
+	{
+		gain[j] = r->p.has_bounds ? c.gain[j] : 1.0;
+		center[j] = r->p.has_bounds ? c.center[j] : 0.0;
+	}
+}
+
+const char *
+dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len)
+{
+	if (r->p.has_names)
+		snprintf(buf, len, "%s", r->p.names[j]);
+	else
+		snprintf(buf, len, "x%d", j + 1);
+	return buf;
+}
+
+dpb_status
+dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
+				  dpb_draws *out, dpb_err *err)
+{
+	if (r->p.mechanism == DPB_MECH_NONE && o->method != DPB_METHOD_NONPRIVATE)
+	{
+		dpb_err_set(err, "this release holds exact statistics",
+					"A non-private release is analysed with method \"nonprivate\".");
+		return DPB_EINVAL;
+	}
+	if (o->method == DPB_METHOD_NONPRIVATE && r->p.mechanism != DPB_MECH_NONE)
+	{
+		dpb_err_set(err, "method \"nonprivate\" needs exact statistics",
+					"Make them with dpbayes.nonprivate_%s_stats(...).",
+					dpb_model_name(r->model));
+		return DPB_EINVAL;
+	}
+	switch (r->model)
+	{
+		case DPB_MODEL_LINEAR:
+			return dpb_gibbs_linear_run(r, o, out, err);
+		default:
+			dpb_err_set(err, "posterior sampling is not implemented for this model yet",
+						"Model: %s.", dpb_model_name(r->model));
+			return DPB_ENOTSUP;
+	}
+}

@@ -1,0 +1,97 @@
+/*
+ * posterior.h — posterior sampling on a release (post-processing: no
+ * privacy cost).  The glue validates options and calls dpb_posterior_run;
+ * the model-specific samplers (linear: gibbs_linear.c) fill a dpb_draws.
+ *
+ * Draws are reported in the user's original feature units: the release's
+ * public scaling z_j = gain_j (x_j - center_j) is undone.
+ */
+#ifndef DPB_POSTERIOR_H
+#define DPB_POSTERIOR_H
+
+#include "release.h"
+
+#include <gsl/gsl_rng.h>
+
+#define DPB_MAX_DRAWS 100000
+#define DPB_MAX_CHAINS 16
+#define DPB_MAX_WARMUP 100000
+#define DPB_VAR_NAME_LEN 96
+
+typedef enum dpb_method
+{
+	DPB_METHOD_NOISE_AWARE = 1,
+	DPB_METHOD_NAIVE = 2,
+	DPB_METHOD_NONPRIVATE = 3	/* exact statistics (mechanism "none") */
+} dpb_method;
+
+typedef enum dpb_xmoments
+{
+	DPB_XMOM_UPDATE = 1,		/* hierarchical NIW prior, conjugate update */
+	DPB_XMOM_PRIOR = 2			/* fixed moments given by the user */
+} dpb_xmoments;
+
+/* Returns nonzero when the host wants the computation to stop. */
+typedef int (*dpb_interrupt_fn) (void);
+
+typedef struct dpb_infer_opts
+{
+	int			draws;
+	int			chains;
+	int			warmup;
+	uint64_t	seed;
+	dpb_method	method;
+	int			nuisance;		/* also report nuisance parameters */
+	dpb_interrupt_fn interrupt;
+
+	/* linear regression: NIG prior on (theta, sigma^2), scaled units:
+	 * theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
+	 * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale) */
+	double		theta_mean[DPB_MAX_D + 1];
+	double		theta_precision[DPB_MAX_D + 1];
+	double		sigma2_shape;
+	double		sigma2_scale;
+
+	/* moments of the scaled features x ~ N(mu, Sigma) */
+	dpb_xmoments xmoments;
+	/* NIW prior (update): mu | Sigma ~ N(x_mean, Sigma / x_kappa),
+	 * Sigma ~ InvWishart(x_df, x_scale) */
+	double		x_mean[DPB_MAX_D];
+	double		x_kappa;
+	double		x_df;
+	double		x_scale[DPB_MAX_D * DPB_MAX_D];
+	/* fixed moments (prior) */
+	double		x_cov[DPB_MAX_D * DPB_MAX_D];
+} dpb_infer_opts;
+
+/* Defaults for release r (see docs/posterior.md). */
+void		dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r);
+
+typedef struct dpb_draws
+{
+	int			chains;
+	int			iters;			/* kept draws per chain */
+	int			nvars;
+	char	  (*names)[DPB_VAR_NAME_LEN];
+	double	   *v;				/* v[(c * iters + i) * nvars + k] */
+	long		divergences;	/* HMC samplers; 0 for Gibbs */
+	long		rejected;		/* non-finite / non-PD states rejected */
+} dpb_draws;
+
+dpb_status	dpb_draws_alloc(dpb_draws *d, int chains, int iters, int nvars);
+void		dpb_draws_free(dpb_draws *d);
+
+/* Runs the sampler for r's model and o->method. */
+dpb_status	dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
+							  dpb_draws *out, dpb_err *err);
+
+/* Per-chain generator: mt19937 seeded from (seed, chain). */
+gsl_rng    *dpb_chain_rng(uint64_t seed, int chain);
+
+/* The feature map of release r: z_j = gain[j] * (x_j - center[j]). */
+void		dpb_feature_map(const dpb_release *r, double *gain, double *center);
+
+/* Name of feature j of r ("x1".. when unnamed). */
+const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);
+
+#endif
