@@ -3,6 +3,7 @@
  */
 #include "clip.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,8 +36,11 @@ dpb_clip_x(const dpb_clipper *c, const double *x, double *z)
 {
 	int			j,
 				d = c->d;
-	double		ss = 0.0,
-				f;
+	double		m = 0.0,
+				ss = 0.0,
+				q,
+				f,
+				shade;
 
 	if (c->has_bounds)
 	{
@@ -49,30 +53,53 @@ dpb_clip_x(const dpb_clipper *c, const double *x, double *z)
 			else if (v > c->upper[j])
 				v = c->upper[j];
 			v = (v - c->center[j]) * c->gain[j];
+			/* 0 * inf: the gain overflows when the bounds are a few
+			 * subnormals apart; the centre maps to 0 */
+			if (v != v)
+				v = 0.0;
 			/* rounding must not push a coordinate past its bound */
 			if (v > c->coord_bound)
 				v = c->coord_bound;
 			else if (v < -c->coord_bound)
 				v = -c->coord_bound;
 			z[j] = v;
-			ss += v * v;
 		}
 	}
 	else
-	{
-		for (j = 0; j < d; j++)
-		{
-			z[j] = x[j];
-			ss += x[j] * x[j];
-		}
-	}
-	if (ss <= c->R * c->R)
-		return 0;
-	/* project onto the ball; the factor is shaded down so that rounding
-	 * cannot leave ||z|| above R */
-	f = (c->R / sqrt(ss)) * (1.0 - 4 * 2.220446049250313e-16);
+		memcpy(z, x, sizeof(double) * d);
+
+	/*
+	 * ||z|| = m * sqrt(ss) with m = max |z_j| and ss = sum (z_j / m)^2 in
+	 * [1, d]: no overflow or underflow for any finite input or R (z_j^2
+	 * overflows from 1.4e154 and underflows below 1.5e-154).
+	 */
 	for (j = 0; j < d; j++)
-		z[j] *= f;
+		if (fabs(z[j]) > m)
+			m = fabs(z[j]);
+	if (m == 0.0)
+		return 0;
+	for (j = 0; j < d; j++)
+	{
+		double		u = z[j] / m;
+
+		ss += u * u;
+	}
+	ss = sqrt(ss);
+
+	/*
+	 * The rounding errors of ss, of the square root and of the products
+	 * below are below (d/4 + 3) DBL_EPSILON relative; the margin shade
+	 * keeps the exact norm of the result <= R: a record is left alone only
+	 * when its norm is below R (1 - shade), and a projected record is
+	 * scaled to R (1 - shade).
+	 */
+	shade = 1.0 - (d + 8) * DBL_EPSILON;
+	q = c->R / m;				/* may be +inf (tiny m) or 0 (huge m) */
+	if (ss <= q * shade)
+		return 0;
+	f = (c->R / ss) * shade;	/* <= R: no overflow */
+	for (j = 0; j < d; j++)
+		z[j] = (z[j] / m) * f;
 	return 1;
 }
 
