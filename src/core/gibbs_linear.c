@@ -535,9 +535,9 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 	int			d = r->d,
 				nvars = (r->p.intercept ? 1 : 0) + d + 1 + (o->nuisance ? 2 * d : 0);
 	int			ci,
-				it,
 				j,
 				k;
+	long		it;
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D];
 	dpb_status	st;
@@ -556,7 +556,9 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 	for (ci = 0; ci < o->chains; ci++)
 	{
 		chain		c;
-		int			total = iid ? o->draws : o->warmup + o->draws;
+		int			thin = iid ? 1 : (o->thin > 0 ? o->thin : 1);
+		int			burn = iid ? 0 : o->warmup;
+		long		total = burn + (long) o->draws * thin;
 
 		st = chain_init(&c, r, o, ci);
 		if (st != DPB_OK)
@@ -621,9 +623,9 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 				st = DPB_OK;
 			}
 	keep:
-			if (st == DPB_OK && it >= total - o->draws)
+			if (st == DPB_OK && it >= burn && (it - burn) % thin == thin - 1)
 				record(&c, gain, center,
-					   out->v + ((size_t) ci * o->draws + (it - (total - o->draws))) * nvars);
+					   out->v + ((size_t) ci * o->draws + (it - burn) / thin) * nvars);
 		}
 		rejected += c.rejected;
 		chain_free(&c);

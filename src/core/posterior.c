@@ -24,6 +24,7 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	o->draws = 1000;
 	o->chains = 4;
 	o->warmup = 1000;
+	o->thin = 1;
 	o->method = DPB_METHOD_NOISE_AWARE;
 	for (j = 0; j <= DPB_MAX_D; j++)
 	{

@@ -41,6 +41,7 @@ typedef struct dpb_infer_opts
 	int			warmup;
 	uint64_t	seed;
 	dpb_method	method;
+	int			thin;			/* keep every thin-th draw (>= 1) */
 	int			nuisance;		/* also report nuisance parameters */
 	dpb_interrupt_fn interrupt;
 

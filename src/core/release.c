@@ -54,10 +54,20 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		r->noise_scale = 0;
 		return DPB_OK;
 	}
+	/*
+	 * Noise weights: given, or by default each block's own sensitivity, so
+	 * that every block is perturbed in proportion to how much one record can
+	 * move it (equal weights would drown the feature blocks in the noise
+	 * that y^2 needs when y_bound is large).
+	 */
 	if (r->p.mechanism == DPB_MECH_GAUSSIAN)
 	{
 		for (b = 0; b < L.nblocks; b++)
+		{
 			r->block_sens[b] = dpb_sens_l2_block(&L, b, R, Ry);
+			if (!r->p.nweights)
+				r->block_weight[b] = r->block_sens[b];
+		}
 		st = dpb_sens_l2(&L, R, Ry, r->block_weight, &r->sensitivity, err);
 		if (st != DPB_OK)
 			return st;
@@ -72,6 +82,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l1_block(&L, b, B, R, Ry);
+			if (!r->p.nweights)
+				r->block_weight[b] = r->block_sens[b];
 			r->sensitivity += r->block_sens[b] / r->block_weight[b];
 		}
 		r->noise_scale = r->sensitivity / r->p.epsilon;

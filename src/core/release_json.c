@@ -195,7 +195,7 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	dpb_buf_puts(out, ", \"noise_scale\": ");
 	put_num(out, r->noise_scale);
 	dpb_buf_printf(out, ", \"noise_weights\": %s, \"insecure_test_noise\": %s, \"blocks\": [",
-				   r->p.nweights ? "\"given\"" : "\"equal\"",
+				   r->p.nweights ? "\"given\"" : "\"auto\"",
 				   r->insecure ? "true" : "false");
 	for (b = 0; b < L.nblocks; b++)
 	{

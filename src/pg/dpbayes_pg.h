@@ -13,6 +13,8 @@
 #include "dpb.h"
 #include "params.h"
 #include "release.h"
+#include "posterior.h"
+#include "utils/jsonb.h"
 
 #include <gsl/gsl_rng.h>
 
@@ -41,5 +43,9 @@ Datum		dpb_pg_release_to_datum(const dpb_release *r);
 
 /* release_json_in.c: parses the JSON form (errors are raised). */
 void		dpb_pg_release_from_json(const char *text, dpb_release *r);
+
+/* infer_opts.c: the options jsonb of dpbayes.posterior() */
+void		dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r,
+									dpb_infer_opts *o);
 
 #endif

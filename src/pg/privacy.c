@@ -142,7 +142,7 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 		char	   *m = TextDatumGetCString(v[A_MECHANISM]);
 
 		p->mechanism = dpb_mechanism_from_name(m);
-		if (p->mechanism == 0)
+		if (p->mechanism == 0 || p->mechanism == DPB_MECH_NONE)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown noise mechanism \"%s\"", m),

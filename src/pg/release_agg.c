@@ -461,3 +461,36 @@ dpbayes_poisson_final(PG_FUNCTION_ARGS)
 {
 	return release_final(fcinfo, DPB_MODEL_POISSON);
 }
+
+/*
+ * NOT PRIVATE: the exact sums as a release with mechanism "none", for the
+ * non-private reference posterior.  The only function that lets exact
+ * statistics out of the state, by explicit request of its name.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_nonprivate_final);
+Datum
+dpbayes_nonprivate_final(PG_FUNCTION_ARGS)
+{
+	RelState   *s = PG_ARGISNULL(0) ? NULL : (RelState *) PG_GETARG_POINTER(0);
+	dpb_release r;
+	dpb_err		err;
+	dpb_status	st;
+
+	if (s == NULL || s->d == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("non-private statistics need at least one row")));
+	memset(&r, 0, sizeof(r));
+	r.version = DPB_RELEASE_VERSION;
+	r.model = s->model;
+	r.p = s->params;
+	r.p.mechanism = DPB_MECH_NONE;
+	r.d = s->d;
+	r.n = s->n;
+	st = dpb_release_calibrate(&r, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	r.stats = palloc(sizeof(double) * r.nstats);
+	memcpy(r.stats, s->sums, sizeof(double) * r.nstats);
+	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+}

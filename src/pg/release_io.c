@@ -200,6 +200,8 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 		   fmt_num(r.noise_scale));
 	put_kv(rsinfo, "statistics", psprintf("%d in %d blocks", r.nstats, r.nblocks));
 	put_kv(rsinfo, "insecure test noise", r.insecure ? "YES: NOT PRIVATE" : "no");
+	if (r.p.mechanism == DPB_MECH_NONE)
+		put_kv(rsinfo, "NOT PRIVATE", "exact statistics (non-private reference): never publish");
 	return (Datum) 0;
 }
 

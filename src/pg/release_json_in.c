@@ -172,8 +172,8 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	r->sensitivity = num(field(root, "sensitivity", true), "sensitivity");
 	r->noise_scale = num(field(root, "noise_scale", true), "noise_scale");
 	s = str(field(root, "noise_weights", true), "noise_weights");
-	if (strcmp(s, "given") != 0 && strcmp(s, "equal") != 0)
-		bad("Key \"noise_weights\" must be \"given\" or \"equal\".");
+	if (strcmp(s, "given") != 0 && strcmp(s, "auto") != 0)
+		bad("Key \"noise_weights\" must be \"given\" or \"auto\".");
 
 	if (dpb_layout_init(&L, r->model, r->d, r->p.intercept) != DPB_OK)
 		bad("Invalid model or feature count.");

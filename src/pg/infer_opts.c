@@ -1,0 +1,217 @@
+/*
+ * infer_opts.c — the `options` jsonb of dpbayes.posterior(): parsed into a
+ * dpb_infer_opts with documented defaults (docs/posterior.md).  Unknown keys
+ * and invalid values are errors.  Values about the features (x_mean, x_cov,
+ * x_scale) are in the user's original units and converted here to the
+ * release's scaled units; the regression prior (theta_*, sigma2_*) is on the
+ * scaled model.
+ */
+#include "dpbayes_pg.h"
+
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "posterior.h"
+
+pg_attribute_noreturn()
+static void
+bad_option(const char *key, const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"%s\"", key),
+			 errdetail("%s", what)));
+	pg_unreachable();
+}
+
+static double
+jnum(JsonbValue *v, const char *key)
+{
+	double		x;
+
+	if (v->type != jbvNumeric)
+		bad_option(key, "A number is expected.");
+	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	if (isnan(x) || isinf(x))
+		bad_option(key, "The value must be finite.");
+	return x;
+}
+
+static double
+jpos(JsonbValue *v, const char *key)
+{
+	double		x = jnum(v, key);
+
+	if (!(x > 0))
+		bad_option(key, "The value must be positive.");
+	return x;
+}
+
+/* A number (broadcast to n) or an array of exactly n numbers. */
+static void
+jvec(JsonbValue *v, const char *key, double *out, int n, bool positive)
+{
+	int			i;
+
+	if (v->type == jbvNumeric)
+	{
+		double		x = positive ? jpos(v, key) : jnum(v, key);
+
+		for (i = 0; i < n; i++)
+			out[i] = x;
+		return;
+	}
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data))
+		bad_option(key, "A number or an array of numbers is expected.");
+	if (JsonContainerSize(v->val.binary.data) != n)
+		bad_option(key, psprintf("The array must have %d elements.", n));
+	for (i = 0; i < n; i++)
+	{
+		JsonbValue *e = getIthJsonbValueFromContainer(v->val.binary.data, i);
+
+		out[i] = positive ? jpos(e, key) : jnum(e, key);
+	}
+}
+
+/* A d x d matrix as an array of d arrays of d numbers, symmetric PD. */
+static void
+jmat(JsonbValue *v, const char *key, double *out, int d)
+{
+	int			i,
+				j;
+
+	if (v->type != jbvBinary || !JsonContainerIsArray(v->val.binary.data) ||
+		JsonContainerSize(v->val.binary.data) != d)
+		bad_option(key, psprintf("An array of %d rows is expected.", d));
+	for (i = 0; i < d; i++)
+	{
+		JsonbValue *row = getIthJsonbValueFromContainer(v->val.binary.data, i);
+
+		if (row->type != jbvBinary || !JsonContainerIsArray(row->val.binary.data) ||
+			JsonContainerSize(row->val.binary.data) != d)
+			bad_option(key, psprintf("Each row must be an array of %d numbers.", d));
+		for (j = 0; j < d; j++)
+			out[i * d + j] = jnum(getIthJsonbValueFromContainer(row->val.binary.data, j), key);
+	}
+	for (i = 0; i < d; i++)
+	{
+		if (!(out[i * d + i] > 0))
+			bad_option(key, "The diagonal must be positive.");
+		for (j = 0; j < i; j++)
+			if (fabs(out[i * d + j] - out[j * d + i]) > 1e-12 * (fabs(out[i * d + j]) + 1e-300))
+				bad_option(key, "The matrix must be symmetric.");
+	}
+}
+
+static const char *const known_keys[] = {
+	"theta_mean", "theta_precision", "sigma2_shape", "sigma2_scale",
+	"x_moments", "x_mean", "x_cov", "x_kappa", "x_df", "x_scale", "nuisance",
+	"thin", NULL
+};
+
+void
+dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	double		gain[DPB_MAX_D],
+				center[DPB_MAX_D];
+	int			d = r->d,
+				p = d + r->p.intercept,
+				i,
+				j;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object")));
+	dpb_feature_map(r, gain, center);
+
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+		JsonbValue	val;
+		const char *const *k;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+		tok = JsonbIteratorNext(&it, &val, true);
+		for (k = known_keys; *k; k++)
+			if (strcmp(*k, key) == 0)
+				break;
+		if (*k == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%s\"", key),
+					 errhint("Known options: theta_mean, theta_precision, sigma2_shape, sigma2_scale, x_moments, x_mean, x_cov, x_kappa, x_df, x_scale, nuisance, thin.")));
+		if (r->model != DPB_MODEL_LINEAR && strcmp(key, "nuisance") != 0 &&
+			strcmp(key, "thin") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" does not apply to %s regression", key,
+							dpb_model_name(r->model))));
+		if (strcmp(key, "theta_mean") == 0)
+			jvec(&val, key, o->theta_mean, p, false);
+		else if (strcmp(key, "theta_precision") == 0)
+			jvec(&val, key, o->theta_precision, p, true);
+		else if (strcmp(key, "sigma2_shape") == 0)
+			o->sigma2_shape = jpos(&val, key);
+		else if (strcmp(key, "sigma2_scale") == 0)
+			o->sigma2_scale = jpos(&val, key);
+		else if (strcmp(key, "x_kappa") == 0)
+			o->x_kappa = jpos(&val, key);
+		else if (strcmp(key, "x_df") == 0)
+		{
+			o->x_df = jnum(&val, key);
+			if (!(o->x_df > d - 1))
+				bad_option(key, psprintf("The degrees of freedom must exceed d - 1 = %d.", d - 1));
+		}
+		else if (strcmp(key, "x_mean") == 0)
+		{
+			jvec(&val, key, o->x_mean, d, false);
+			for (i = 0; i < d; i++)
+				o->x_mean[i] = gain[i] * (o->x_mean[i] - center[i]);
+		}
+		else if (strcmp(key, "x_cov") == 0 || strcmp(key, "x_scale") == 0)
+		{
+			double	   *m = strcmp(key, "x_cov") == 0 ? o->x_cov : o->x_scale;
+
+			jmat(&val, key, m, d);
+			for (i = 0; i < d; i++)
+				for (j = 0; j < d; j++)
+					m[i * d + j] *= gain[i] * gain[j];
+		}
+		else if (strcmp(key, "x_moments") == 0)
+		{
+			char	   *s;
+
+			if (val.type != jbvString)
+				bad_option(key, "\"update\" or \"prior\" is expected.");
+			s = pnstrdup(val.val.string.val, val.val.string.len);
+			if (strcmp(s, "update") == 0)
+				o->xmoments = DPB_XMOM_UPDATE;
+			else if (strcmp(s, "prior") == 0)
+				o->xmoments = DPB_XMOM_PRIOR;
+			else
+				bad_option(key, "\"update\" or \"prior\" is expected.");
+		}
+		else if (strcmp(key, "thin") == 0)
+		{
+			double		t = jnum(&val, key);
+
+			if (t != floor(t) || t < 1 || t > 1000)
+				bad_option(key, "An integer between 1 and 1000 is expected.");
+			o->thin = (int) t;
+		}
+		else if (strcmp(key, "nuisance") == 0)
+		{
+			if (val.type != jbvBool)
+				bad_option(key, "true or false is expected.");
+			o->nuisance = val.val.boolean ? 1 : 0;
+		}
+	}
+}
