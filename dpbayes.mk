@@ -19,3 +19,7 @@ override with_llvm = no
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS does not track header dependencies: rebuild everything when a header
+# changes (struct layouts are shared between src/core and src/pg).
+$(OBJS): $(wildcard src/core/*.h src/pg/*.h)

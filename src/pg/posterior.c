@@ -56,22 +56,6 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("warmup must be between 1 and %d", DPB_MAX_WARMUP)));
-	if (PG_ARGISNULL(4))
-	{
-		uint64		s;
-
-		if (!pg_strong_random(&s, sizeof(s)))
-			ereport(ERROR,
-					(errcode(ERRCODE_SYSTEM_ERROR),
-					 errmsg("could not generate a random seed")));
-		o->seed = s & INT64CONST(0x7fffffffffffffff);
-		ereport(NOTICE,
-				(errmsg("posterior seed: " INT64_FORMAT, (int64) o->seed),
-				 errhint("Pass seed => " INT64_FORMAT " to reproduce these draws.",
-						 (int64) o->seed)));
-	}
-	else
-		o->seed = (uint64) PG_GETARG_INT64(4);
 	method = text_to_cstring(PG_GETARG_TEXT_PP(5));
 	if (strcmp(method, "noise_aware") == 0)
 		o->method = DPB_METHOD_NOISE_AWARE;
@@ -89,6 +73,24 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 		o->method = DPB_METHOD_NONPRIVATE;
 	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(6), r, o);
 	o->interrupt = pg_interrupt;
+	/* the seed last: no NOTICE when an argument is invalid */
+	if (PG_ARGISNULL(4))
+	{
+		uint64		s;
+
+		if (!pg_strong_random(&s, sizeof(s)))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("could not generate a random seed")));
+		o->seed = s & INT64CONST(0x7fffffffffffffff);
+		ereport(NOTICE,
+				(errmsg("posterior seed: " INT64_FORMAT, (int64) o->seed),
+				 errhint("Pass seed => " INT64_FORMAT " to reproduce these draws.",
+						 (int64) o->seed)));
+	}
+	else
+		o->seed = (uint64) PG_GETARG_INT64(4);
+
 
 	st = dpb_posterior_run(r, o, dr, &err);
 	if (st == DPB_EINTR)
