@@ -32,7 +32,7 @@ pgc_start
 
 psql=("$PGC_BIN/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
 
-banner "database demo: CREATE EXTENSION dpbayes, load table pima"
+banner "database demo: CREATE EXTENSION dpbayes, load tables pima and boston"
 "${psql[@]}" -d postgres -c 'CREATE DATABASE demo'
 "${psql[@]}" -d demo <<'SQL'
 CREATE EXTENSION dpbayes;
@@ -49,6 +49,13 @@ CREATE TABLE pima (
 );
 \copy pima FROM 'data/pima_indians_diabetes.csv' WITH (FORMAT csv, HEADER true)
 ANALYZE pima;
+CREATE TABLE boston (
+    crim float8, zn float8, indus float8, chas text, nox float8, rm float8,
+    age float8, dis float8, rad float8, tax float8, ptratio float8, b float8,
+    lstat float8, medv float8
+);
+\copy boston FROM 'data/boston_housing.csv' WITH (FORMAT csv, HEADER true)
+ANALYZE boston;
 SELECT count(*) AS rows,
        count(*) FILTER (WHERE diabetes = 'pos') AS diabetes_pos,
        min(age) AS min_age, max(age) AS max_age

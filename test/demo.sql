@@ -32,3 +32,31 @@ SELECT jsonb_pretty(dpbayes.release_json(r)) AS release_json FROM pima_release;
 \pset format aligned
 \pset tuples_only off
 \echo
+
+\echo
+\echo '==== Boston housing: private (noise-aware) vs non-private Bayesian linear regression ===='
+\echo 'medv - 27.5 ~ rm + lstat + ptratio + crim; public bounds; epsilon = 1, delta = 1e-5; N = 506'
+
+CREATE TABLE boston_release AS
+SELECT dpbayes.linear_release(ARRAY[rm, lstat, ptratio, crim], medv - 27.5, p) AS r,
+       dpbayes.nonprivate_linear_stats(ARRAY[rm, lstat, ptratio, crim], medv - 27.5, p) AS exact
+FROM boston,
+     (SELECT dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => 1, y_bound => 22.5,
+                             lower => ARRAY[3, 1, 12, 0], upper => ARRAY[9, 40, 23, 90],
+                             scaling => 'ball',
+                             features => ARRAY['rm', 'lstat', 'ptratio', 'crim']) AS p) pp;
+
+\echo '---- posterior summaries side by side (5%, 50%, 95%; the non-private one is NOT private) ----'
+SELECT variable,
+       round(np.q5::numeric, 3) AS nonprivate_q5, round(np.median::numeric, 3) AS nonprivate_median,
+       round(np.q95::numeric, 3) AS nonprivate_q95,
+       round(na.q5::numeric, 3) AS private_q5, round(na.median::numeric, 3) AS private_median,
+       round(na.q95::numeric, 3) AS private_q95, round(na.rhat::numeric, 3) AS private_rhat
+FROM boston_release,
+     LATERAL dpbayes.posterior_summary(exact, seed => 1, method => 'nonprivate') np
+JOIN LATERAL dpbayes.posterior_summary(r, warmup => 2000, seed => 1, options => '{"thin": 10}') na USING (variable);
+
+\echo '---- the noise-naive posterior on the same release (too narrow: it ignores the noise) ----'
+SELECT variable, round(q5::numeric, 3) AS q5, round(median::numeric, 3) AS median,
+       round(q95::numeric, 3) AS q95
+FROM boston_release, dpbayes.posterior_summary(r, seed => 1, method => 'naive');
