@@ -271,21 +271,26 @@ test_linear(void)
 				minp_nv = 1,
 				minp_lp = 1;
 
+	/* the long version (docs/posterior.md): DPB_SBC_REPS=1000 */
+	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 200;
+
 	test_moments();
 	test_invgauss();
 
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, 200, 100, 0.5, &na);
-	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, 200, 100, 0.5, &nv);
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, 200, 100, 0.5, &lp);
+	if (reps < 50)
+		reps = 50;
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &na);
+	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &nv);
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, reps, 100, 0.5, &lp);
 	for (j = 0; j < 4; j++)
 	{
 		minp_na = fmin(minp_na, na.pvalue[j]);
 		minp_nv = fmin(minp_nv, nv.pvalue[j]);
 		minp_lp = fmin(minp_lp, lp.pvalue[j]);
 	}
-	printf("  SBC linear N=100 eps=0.5 (clipped %.4f%%): noise-aware gaussian p = %.3g %.3g %.3g %.3g; "
+	printf("  SBC linear, %d replications, N=100 eps=0.5 (clipped %.4f%%): noise-aware gaussian p = %.3g %.3g %.3g %.3g; "
 		   "laplace p = %.3g %.3g %.3g %.3g; naive p = %.3g %.3g %.3g %.3g\n",
-		   100 * na.clipped_frac,
+		   reps, 100 * na.clipped_frac,
 		   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3],
 		   lp.pvalue[0], lp.pvalue[1], lp.pvalue[2], lp.pvalue[3],
 		   nv.pvalue[0], nv.pvalue[1], nv.pvalue[2], nv.pvalue[3]);
