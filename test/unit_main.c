@@ -14,6 +14,7 @@ const char *unit_current = "";
 #define UNIT_TESTS(X) \
 	X(diag) \
 	X(layout) \
+	X(batch) \
 	X(linear) \
 	X(sensitivity) \
 	X(agm) \

@@ -39,7 +39,8 @@ typedef struct RelState
 	dpb_layout	L;
 	dpb_clipper clip;
 	double	   *z;				/* scratch: the clipped record */
-	double	   *sums;			/* exact sums: never leave the state */
+	void	   *accmem;			/* the accumulator's memory block */
+	dpb_acc		acc;			/* exact sums: never leave the state */
 } RelState;
 
 #define SER_MAGIC 0x44504253	/* "DPBS" */
@@ -67,7 +68,8 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 	dpb_layout_init(&s->L, s->model, d, s->params.intercept);
 	dpb_clipper_init(&s->clip, &s->params, s->model, d);
 	s->d = d;
-	s->sums = MemoryContextAllocZero(cxt, sizeof(double) * s->L.nstats);
+	s->accmem = MemoryContextAllocZero(cxt, dpb_acc_size(d, s->model == DPB_MODEL_POISSON));
+	dpb_acc_init(&s->acc, s->accmem, d, s->model == DPB_MODEL_POISSON);
 	s->z = MemoryContextAllocZero(cxt, sizeof(double) * d);
 }
 
@@ -210,7 +212,7 @@ release_trans(FunctionCallInfo fcinfo, dpb_model model)
 					 errmsg("poisson response must not be negative")));
 	}
 	dpb_clip_x(&s->clip, x, s->z);
-	dpb_accum_add(&s->L, s->z, dpb_clip_y(&s->clip, y), s->sums);
+	dpb_acc_add(&s->acc, s->z, dpb_clip_y(&s->clip, y));
 	s->n++;
 	PG_RETURN_POINTER(s);
 }
@@ -246,7 +248,7 @@ state_copy(MemoryContext cxt, const RelState *src)
 	if (src->d > 0)
 	{
 		state_setup(s, cxt, src->d);
-		memcpy(s->sums, src->sums, sizeof(double) * s->L.nstats);
+		dpb_acc_merge(&s->acc, (dpb_acc *) &src->acc);
 	}
 	return s;
 }
@@ -258,7 +260,6 @@ dpbayes_release_combine(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt;
 	RelState   *a,
 			   *b;
-	int			k;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
 		ereport(ERROR,
@@ -279,15 +280,14 @@ dpbayes_release_combine(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("privacy parameters must be the same for every row of a group")));
-	for (k = 0; k < a->L.nstats; k++)
-		a->sums[k] += b->sums[k];
+	dpb_acc_merge(&a->acc, &b->acc);
 	a->n += b->n;
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: magic u32 | model i32 | d i32 | nstats i32 | n i64 |
- * dpb_params | sums[nstats] (native layout: only exchanged between
- * processes of one server) */
+/* serialized: magic u32 | model i32 | d i32 | ndoubles i32 | n i64 |
+ * dpb_params | G and H of the accumulator (native layout: only exchanged
+ * between processes of one server) */
 #define SER_HDR (4 * sizeof(int32) + sizeof(int64))
 
 PG_FUNCTION_INFO_V1(dpbayes_release_serialize);
@@ -296,8 +296,8 @@ dpbayes_release_serialize(PG_FUNCTION_ARGS)
 {
 	RelState   *s = (RelState *) PG_GETARG_POINTER(0);
 	int32		hdr[4];
-	int			nstats = s->d > 0 ? s->L.nstats : 0;
-	Size		sz = SER_HDR + sizeof(dpb_params) + sizeof(double) * nstats;
+	int			nd = s->d > 0 ? (int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON) : 0;
+	Size		sz = SER_HDR + sizeof(dpb_params) + sizeof(double) * nd;
 	bytea	   *out = palloc(VARHDRSZ + sz);
 	char	   *p = VARDATA(out);
 
@@ -305,19 +305,21 @@ dpbayes_release_serialize(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("release serialize function called in non-aggregate context")));
+	if (s->d > 0)
+		dpb_acc_flush(&s->acc);
 	SET_VARSIZE(out, VARHDRSZ + sz);
 	hdr[0] = SER_MAGIC;
 	hdr[1] = s->model;
 	hdr[2] = s->d;
-	hdr[3] = nstats;
+	hdr[3] = nd;
 	memcpy(p, hdr, sizeof(hdr));
 	p += sizeof(hdr);
 	memcpy(p, &s->n, sizeof(int64));
 	p += sizeof(int64);
 	memcpy(p, &s->params, sizeof(dpb_params));
 	p += sizeof(dpb_params);
-	if (nstats > 0)
-		memcpy(p, s->sums, sizeof(double) * nstats);
+	if (nd > 0)
+		memcpy(p, s->acc.G, sizeof(double) * nd);
 	PG_RETURN_BYTEA_P(out);
 }
 
@@ -352,9 +354,9 @@ dpbayes_release_deserialize(PG_FUNCTION_ARGS)
 	if (hdr[2] > 0)
 	{
 		state_setup(s, aggcxt, hdr[2]);
-		if (s->L.nstats != hdr[3])
+		if ((int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON) != hdr[3])
 			goto corrupt;
-		memcpy(s->sums, p + SER_HDR + sizeof(dpb_params), sizeof(double) * hdr[3]);
+		memcpy(s->acc.G, p + SER_HDR + sizeof(dpb_params), sizeof(double) * hdr[3]);
 	}
 	else if (hdr[3] != 0)
 		goto corrupt;
@@ -428,7 +430,10 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 	/* noise goes into a copy: the state keeps the exact sums */
 	r.stats = palloc0(sizeof(double) * r.nstats);
 	if (s != NULL && s->d > 0)
-		memcpy(r.stats, s->sums, sizeof(double) * r.nstats);
+	{
+		dpb_acc_flush(&s->acc);
+		dpb_acc_stats(&s->acc, &s->L, r.stats);
+	}
 	rng = dpb_pg_noise_rng(&insecure);
 	st = dpb_release_add_noise(&r, rng, &err);
 	dpb_pg_noise_rng_done(rng);
@@ -491,6 +496,7 @@ dpbayes_nonprivate_final(PG_FUNCTION_ARGS)
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	r.stats = palloc(sizeof(double) * r.nstats);
-	memcpy(r.stats, s->sums, sizeof(double) * r.nstats);
+	dpb_acc_flush(&s->acc);
+	dpb_acc_stats(&s->acc, &s->L, r.stats);
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
 }
