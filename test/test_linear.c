@@ -122,7 +122,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	/* Gibbs-SS mixes slowly when the noise dominates the statistics (the
 	 * latent s and theta are strongly coupled): thin enough that the kept
 	 * draws are nearly independent; naive draws are iid */
-	const int	thin = method == DPB_METHOD_NAIVE ? 1 : 25;
+	const int	thin = method == DPB_METHOD_NAIVE ? 1 :
+		(getenv("DPB_SBC_THIN") ? atoi(getenv("DPB_SBC_THIN")) : 25);
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng    *noise = gsl_rng_alloc(gsl_rng_mt19937);
 	int		   *ranks = calloc(4 * reps, sizeof(int));
