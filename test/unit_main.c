@@ -20,7 +20,8 @@ const char *unit_current = "";
 	X(agm) \
 	X(accum) \
 	X(clip) \
-	X(params)
+	X(params) \
+	X(noise)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

@@ -50,13 +50,31 @@ strong_get(void *vstate)
 	return (unsigned long) (strong_u64(vstate) >> 32);
 }
 
-/* a uniform on (0, 1): (k + 0.5) / 2^53, k uniform on [0, 2^53) */
+/*
+ * A uniform on (0, 1) with 53 random bits: k / 2^53 for k uniform on
+ * [1, 2^53), exactly representable.  (The former (k + 0.5) / 2^53 is not
+ * representable for k >= 2^52: it rounded to even, so the upper half had
+ * only 52 random bits, and k = 2^53 - 1 gave exactly 1.0.)  k = 0 is drawn
+ * again; a source that returns 0 twice in a row (probability 2^-106) is
+ * stuck, and is reported as failed.  The value returned then is unusable
+ * but must let GSL's rejection loops end: not 0, 1/2 (Laplace rejects
+ * 2u - 1 = 0) or 1.
+ */
 static double
 strong_get_double(void *vstate)
 {
-	uint64_t	k = strong_u64(vstate) >> 11;
+	strong_state *s = vstate;
+	int			tries;
 
-	return ((double) k + 0.5) * (1.0 / 9007199254740992.0);
+	for (tries = 0; tries < 2; tries++)
+	{
+		uint64_t	k = strong_u64(s) >> 11;
+
+		if (k != 0)
+			return (double) k * (1.0 / 9007199254740992.0);
+	}
+	s->failed = 1;
+	return 0.3;
 }
 
 static const gsl_rng_type strong_type = {
