@@ -21,7 +21,8 @@ const char *unit_current = "";
 	X(accum) \
 	X(clip) \
 	X(params) \
-	X(noise)
+	X(noise) \
+	X(glm_moments)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
