@@ -22,6 +22,7 @@ const char *unit_current = "";
 	X(clip) \
 	X(params) \
 	X(noise) \
+	X(release) \
 	X(glm_moments)
 
 #define DECLARE(name) void test_##name(void);

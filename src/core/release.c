@@ -98,8 +98,10 @@ dpb_release_noise_scale(const dpb_release *r, double *out)
 	dpb_entry	e;
 	int			k;
 
+	/* out has r->nstats entries: never write more (a release whose count
+	 * does not match its layout is invalid anyway) */
 	dpb_release_layout(r, &L);
-	for (k = 0; k < L.nstats; k++)
+	for (k = 0; k < L.nstats && k < r->nstats; k++)
 	{
 		dpb_layout_entry(&L, k, &e);
 		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
@@ -123,9 +125,17 @@ dpb_release_noise_sd(const dpb_release *r, double *out)
 dpb_status
 dpb_release_add_noise(dpb_release *r, gsl_rng *rng, dpb_err *err)
 {
-	double	   *scale = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
+	double	   *scale;
+	dpb_layout	L;
 	int			k;
 
+	if (dpb_release_layout(r, &L) != DPB_OK || L.nstats != r->nstats ||
+		L.nblocks != r->nblocks)
+	{
+		dpb_err_set(err, "invalid release", "The release is not calibrated for its layout.");
+		return DPB_ECORRUPT;
+	}
+	scale = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
 	if (scale == NULL)
 	{
 		dpb_err_set(err, "out of memory", NULL);

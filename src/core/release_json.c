@@ -140,8 +140,9 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 				b,
 				k;
 
-	if (dpb_release_layout(r, &L) != DPB_OK)
-		return DPB_ECORRUPT;
+	if (dpb_release_layout(r, &L) != DPB_OK || L.nstats != r->nstats ||
+		L.nblocks != r->nblocks)
+		return DPB_ECORRUPT;	/* r->stats and the layout disagree */
 	sd = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
 	if (sd == NULL)
 		return DPB_ENOMEM;
