@@ -364,7 +364,7 @@ check_packing(const relcfg *c)
 		static const int xors[] = {0x01, 0x04, 0x20, 0x80};
 		int			nv = 6;
 
-		if (!c->corrupt_all && off > 120 && off % 13 != 0 && off + 40 < size)
+		if (!c->corrupt_all && off > 120 && off % 97 != 0 && off + 40 < size)
 			continue;
 		for (v = 0; v < nv; v++)
 		{
