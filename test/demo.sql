@@ -34,6 +34,25 @@ SELECT jsonb_pretty(dpbayes.release_json(r)) AS release_json FROM pima_release;
 \echo
 
 \echo
+\echo '==== Pima: noise-aware (private) vs non-private Bayesian logistic regression ===='
+\echo '---- posterior 5%, 50%, 95% side by side; the non-private one is NOT private ----'
+SELECT variable,
+       round(np.q5::numeric, 4) AS nonprivate_q5, round(np.median::numeric, 4) AS nonprivate_median,
+       round(np.q95::numeric, 4) AS nonprivate_q95,
+       round(na.q5::numeric, 4) AS private_q5, round(na.median::numeric, 4) AS private_median,
+       round(na.q95::numeric, 4) AS private_q95, round(na.rhat::numeric, 3) AS private_rhat,
+       na.divergences AS private_divergences
+FROM pima_release,
+     LATERAL dpbayes.posterior_summary(r, seed => 1) na
+JOIN LATERAL dpbayes.nonprivate_posterior_summary('logistic',
+         (SELECT array_agg(ARRAY[age, pregnant, pedigree, insulin]::float8[]) FROM pima),
+         (SELECT array_agg((diabetes = 'pos')::int::float8) FROM pima),
+         dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => 1,
+                         lower => ARRAY[21, 0, 0.078, 0], upper => ARRAY[81, 17, 2.42, 846],
+                         features => ARRAY['age', 'pregnant', 'pedigree', 'insulin']),
+         seed => 1) np USING (variable);
+
+\echo
 \echo '==== Boston housing: private (noise-aware) vs non-private Bayesian linear regression ===='
 \echo 'medv - 27.5 ~ rm + lstat + ptratio + crim; public bounds; epsilon = 1, delta = 1e-5; N = 506'
 

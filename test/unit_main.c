@@ -15,6 +15,7 @@ const char *unit_current = "";
 	X(diag) \
 	X(layout) \
 	X(batch) \
+	X(glm) \
 	X(linear) \
 	X(sensitivity) \
 	X(agm) \

@@ -478,54 +478,12 @@ draw_omega(chain *c)
 /* ---- output ---- */
 
 static void
-name_vars(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out)
-{
-	char		buf[DPB_NAME_LEN];
-	int			j,
-				k = 0;
-
-	if (r->p.intercept)
-		snprintf(out->names[k++], DPB_VAR_NAME_LEN, "theta[intercept]");
-	for (j = 0; j < r->d; j++)
-		snprintf(out->names[k++], DPB_VAR_NAME_LEN, "theta[%s]",
-				 dpb_feature_name(r, j, buf, sizeof(buf)));
-	snprintf(out->names[k++], DPB_VAR_NAME_LEN, "sigma");
-	if (o->nuisance)
-	{
-		for (j = 0; j < r->d; j++)
-			snprintf(out->names[k++], DPB_VAR_NAME_LEN, "mu_x[%s]",
-					 dpb_feature_name(r, j, buf, sizeof(buf)));
-		for (j = 0; j < r->d; j++)
-			snprintf(out->names[k++], DPB_VAR_NAME_LEN, "sd_x[%s]",
-					 dpb_feature_name(r, j, buf, sizeof(buf)));
-	}
-}
-
-/* One draw in the user's units: theta_j gain_j on features, the intercept
- * absorbs the centres; mu and sd of x mapped back likewise. */
-static void
 record(const chain *c, const double *gain, const double *center, double *out)
 {
-	int			d = c->d,
-				ic = c->L.intercept,
-				j,
-				k = 0;
-	double		b0 = ic ? c->theta[0] : 0;
+	double		sd = sqrt(c->sigma2);
 
-	for (j = 0; j < d; j++)
-		b0 -= c->theta[ic + j] * gain[j] * center[j];
-	if (ic)
-		out[k++] = b0;
-	for (j = 0; j < d; j++)
-		out[k++] = c->theta[ic + j] * gain[j];
-	out[k++] = sqrt(c->sigma2);
-	if (c->o->nuisance)
-	{
-		for (j = 0; j < d; j++)
-			out[k++] = c->mu[j] / gain[j] + center[j];
-		for (j = 0; j < d; j++)
-			out[k++] = sqrt(c->Sigma[j * d + j]) / gain[j];
-	}
+	dpb_record_draw(c->r, gain, center, c->theta, &sd, c->mu, c->Sigma,
+					c->o->nuisance, out);
 }
 
 dpb_status
@@ -533,7 +491,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 					 dpb_draws *out, dpb_err *err)
 {
 	int			d = r->d,
-				nvars = (r->p.intercept ? 1 : 0) + d + 1 + (o->nuisance ? 2 * d : 0);
+				nvars = dpb_nvars(r, 1, o->nuisance);
 	int			ci,
 				j,
 				k;
@@ -551,7 +509,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		dpb_err_set(err, "out of memory", NULL);
 		return st;
 	}
-	name_vars(r, o, out);
+	dpb_name_vars(r, 1, o->nuisance, out->names);
 
 	for (ci = 0; ci < o->chains; ci++)
 	{

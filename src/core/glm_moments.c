@@ -917,12 +917,15 @@ dpb_glm_moments(const dpb_layout *L, dpb_glm_approx approx,
 
 /* ---- vector-Jacobian product ---- */
 
-dpb_status
-dpb_glm_moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
-					const double *theta, const double *mu, const double *Sigma,
-					const double *Wbar, const double *mbar, double *m,
-					double *V, double *g)
+static dpb_status
+moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
+			const double *theta, const double *mu, const double *Sigma,
+			dpb_glm_adjoint_fn adjoint, void *actx,
+			double *Wbar_buf, double *mbar_buf, double *m, double *V, double *g)
 {
+	const double *Wbar = Wbar_buf;
+	const double *mbar = mbar_buf;
+
 	glm_work	W;
 	dpb_status	st;
 	int			n,
@@ -972,6 +975,13 @@ dpb_glm_moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 	memset(GB, 0, sizeof(GB));
 
 	moments_values(&W, m, V);
+	/* the adjoints may depend on m and V (the sampler's W = M^-1 - a a^T) */
+	if (adjoint != NULL && adjoint(m, V, Wbar_buf, mbar_buf, actx) != 0)
+	{
+		free(muB);
+		work_free(&W);
+		return DPB_ENUMERIC;
+	}
 
 	/* mean adjoint, including V = S - m m^T: mbar - (Wbar + Wbar^T) m */
 	for (k = 0; k < n; k++)
@@ -1118,4 +1128,24 @@ dpb_glm_moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 	free(muB);
 	work_free(&W);
 	return bad ? DPB_ENUMERIC : DPB_OK;
+}
+
+dpb_status
+dpb_glm_moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
+					const double *theta, const double *mu, const double *Sigma,
+					const double *Wbar, const double *mbar, double *m,
+					double *V, double *g)
+{
+	return moments_vjp(L, approx, theta, mu, Sigma, NULL, NULL,
+					   (double *) Wbar, (double *) mbar, m, V, g);
+}
+
+dpb_status
+dpb_glm_moments_vjp_cb(const dpb_layout *L, dpb_glm_approx approx,
+					   const double *theta, const double *mu, const double *Sigma,
+					   dpb_glm_adjoint_fn adjoint, void *actx, double *Wbar,
+					   double *mbar, double *m, double *V, double *g)
+{
+	return moments_vjp(L, approx, theta, mu, Sigma, adjoint, actx, Wbar, mbar,
+					   m, V, g);
 }

@@ -99,6 +99,21 @@ dpb_status	dpb_glm_moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 								double *g);
 
 /*
+ * The same in one pass when the adjoints depend on m and V: after m and V
+ * are computed, adjoint(m, V, Wbar, mbar, actx) fills Wbar (n x n) and mbar
+ * (n) — the caller's buffers — and returns 0, or nonzero to abort
+ * (DPB_ENUMERIC).  Saves a second evaluation of the moments.
+ */
+typedef int (*dpb_glm_adjoint_fn) (const double *m, const double *V,
+								   double *Wbar, double *mbar, void *actx);
+
+dpb_status	dpb_glm_moments_vjp_cb(const dpb_layout *L, dpb_glm_approx approx,
+								   const double *theta, const double *mu,
+								   const double *Sigma, dpb_glm_adjoint_fn adjoint,
+								   void *actx, double *Wbar, double *mbar,
+								   double *m, double *V, double *g);
+
+/*
  * The 1-D building block (exposed for tests): G[r] = E[h^{(r)}(u)],
  * r = 0..rmax (rmax <= 6), u ~ N(mean, var), h(u) = tanh(u/2), by the
  * quadrature described above.  var >= 0.  Returns DPB_ENOMEM (tables) or

@@ -16,6 +16,7 @@
 
 /* Fortran LAPACK prototypes (OpenBLAS provides them) */
 extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+extern void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 extern void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
 					const int *lda, double *w, double *work, const int *lwork,
 					int *iwork, const int *liwork, int *info);
@@ -96,12 +97,26 @@ dpb_tri_solve_t(const double *L, int n, double *x)
 void
 dpb_chol_inverse(const double *L, int n, double *inv)
 {
-	int			i;
+	int			info,
+				i,
+				j;
 
-	memset(inv, 0, sizeof(double) * n * n);
+	/* LAPACK dpotri on the factor (row-major lower = column-major upper) */
+	memcpy(inv, L, sizeof(double) * n * n);
+	dpotri_("U", &n, inv, &n, &info);
+	if (info != 0)
+	{
+		/* singular factor: fall back to triangular solves (yields inf) */
+		memset(inv, 0, sizeof(double) * n * n);
+		for (i = 0; i < n; i++)
+			inv[i * n + i] = 1.0;
+		dpb_chol_solve(L, n, inv, n);
+		return;
+	}
+	/* the result is in the row-major lower triangle: mirror it */
 	for (i = 0; i < n; i++)
-		inv[i * n + i] = 1.0;
-	dpb_chol_solve(L, n, inv, n);
+		for (j = i + 1; j < n; j++)
+			inv[i * n + j] = inv[j * n + i];
 }
 
 double

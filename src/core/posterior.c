@@ -6,6 +6,7 @@
 
 #include "clip.h"
 #include "gibbs_linear.h"
+#include "glm_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +35,15 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	o->sigma2_shape = 2;
 	o->sigma2_scale = yb * yb / 4;
 	o->xmoments = DPB_XMOM_UPDATE;
+	for (j = 0; j <= DPB_MAX_D; j++)
+		o->theta_scale[j] = 5.0;
+	o->theta_norm_bound = 0;
+	o->mu_scale = b;
+	o->tau_scale = b;
+	o->lkj_eta = 2.0;
+	o->approx = 1;
+	o->target_accept = 0.8;
+	o->max_depth = 10;
 	o->x_kappa = 1;
 	o->x_df = d + 2;
 	for (j = 0; j < d; j++)
@@ -138,9 +148,73 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 	{
 		case DPB_MODEL_LINEAR:
 			return dpb_gibbs_linear_run(r, o, out, err);
+		case DPB_MODEL_LOGISTIC:
+		case DPB_MODEL_POISSON:
+			return dpb_glm_run(r, o, out, err);
 		default:
 			dpb_err_set(err, "posterior sampling is not implemented for this model yet",
 						"Model: %s.", dpb_model_name(r->model));
 			return DPB_ENOTSUP;
+	}
+}
+
+int
+dpb_nvars(const dpb_release *r, int with_sigma, int nuisance)
+{
+	return (r->p.intercept ? 1 : 0) + r->d + (with_sigma ? 1 : 0) +
+		(nuisance ? 2 * r->d : 0);
+}
+
+void
+dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
+			  char (*names)[DPB_VAR_NAME_LEN])
+{
+	char		buf[DPB_NAME_LEN];
+	int			j,
+				k = 0;
+
+	if (r->p.intercept)
+		snprintf(names[k++], DPB_VAR_NAME_LEN, "theta[intercept]");
+	for (j = 0; j < r->d; j++)
+		snprintf(names[k++], DPB_VAR_NAME_LEN, "theta[%s]",
+				 dpb_feature_name(r, j, buf, sizeof(buf)));
+	if (with_sigma)
+		snprintf(names[k++], DPB_VAR_NAME_LEN, "sigma");
+	if (nuisance)
+	{
+		for (j = 0; j < r->d; j++)
+			snprintf(names[k++], DPB_VAR_NAME_LEN, "mu_x[%s]",
+					 dpb_feature_name(r, j, buf, sizeof(buf)));
+		for (j = 0; j < r->d; j++)
+			snprintf(names[k++], DPB_VAR_NAME_LEN, "sd_x[%s]",
+					 dpb_feature_name(r, j, buf, sizeof(buf)));
+	}
+}
+
+void
+dpb_record_draw(const dpb_release *r, const double *gain, const double *center,
+				const double *theta, const double *sigma, const double *mu,
+				const double *Sigma, int nuisance, double *out)
+{
+	int			d = r->d,
+				ic = r->p.intercept ? 1 : 0,
+				j,
+				k = 0;
+	double		b0 = ic ? theta[0] : 0;
+
+	for (j = 0; j < d; j++)
+		b0 -= theta[ic + j] * gain[j] * center[j];
+	if (ic)
+		out[k++] = b0;
+	for (j = 0; j < d; j++)
+		out[k++] = theta[ic + j] * gain[j];
+	if (sigma)
+		out[k++] = *sigma;
+	if (nuisance)
+	{
+		for (j = 0; j < d; j++)
+			out[k++] = mu[j] / gain[j] + center[j];
+		for (j = 0; j < d; j++)
+			out[k++] = sqrt(Sigma[j * d + j]) / gain[j];
 	}
 }

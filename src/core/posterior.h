@@ -63,6 +63,20 @@ typedef struct dpb_infer_opts
 	double		x_scale[DPB_MAX_D * DPB_MAX_D];
 	/* fixed moments (prior) */
 	double		x_cov[DPB_MAX_D * DPB_MAX_D];
+
+	/* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
+	 * (or, with theta_norm_bound > 0, N(0, I) truncated to ||theta|| <=
+	 * bound: the GLM paper's uniform-direction, truncated chi^2 prior),
+	 * mu_j ~ N(x_mean_j, mu_scale^2), tau_j ~ half-normal(tau_scale),
+	 * Omega ~ LKJ(lkj_eta); moments exact (1) or Taylor (2) */
+	double		theta_scale[DPB_MAX_D + 1];
+	double		theta_norm_bound;
+	double		mu_scale;
+	double		tau_scale;
+	double		lkj_eta;
+	int			approx;
+	double		target_accept;
+	int			max_depth;
 } dpb_infer_opts;
 
 /* Defaults for release r (see docs/posterior.md). */
@@ -91,6 +105,21 @@ gsl_rng    *dpb_chain_rng(uint64_t seed, int chain);
 
 /* The feature map of release r: z_j = gain[j] * (x_j - center[j]). */
 void		dpb_feature_map(const dpb_release *r, double *gain, double *center);
+
+/* Output variables: theta[intercept] (with an intercept), theta[<feature>]
+ * ..., sigma (when with_sigma), then with nuisance mu_x[<feature>] ... and
+ * sd_x[<feature>] ... */
+int			dpb_nvars(const dpb_release *r, int with_sigma, int nuisance);
+void		dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
+						  char (*names)[DPB_VAR_NAME_LEN]);
+
+/* One draw in the user's units (theta in scaled units; sigma may be NULL):
+ * coefficients on features become theta_j gain_j, the intercept absorbs
+ * the centres, the feature moments are mapped back likewise. */
+void		dpb_record_draw(const dpb_release *r, const double *gain,
+							const double *center, const double *theta,
+							const double *sigma, const double *mu,
+							const double *Sigma, int nuisance, double *out);
 
 /* Name of feature j of r ("x1".. when unnamed). */
 const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);

@@ -3,8 +3,8 @@
  * dpb_infer_opts with documented defaults (docs/posterior.md).  Unknown keys
  * and invalid values are errors.  Values about the features (x_mean, x_cov,
  * x_scale) are in the user's original units and converted here to the
- * release's scaled units; the regression prior (theta_*, sigma2_*) is on the
- * scaled model.
+ * release's scaled units; the regression prior (theta_*, sigma2_*) and the
+ * GLM's mu_scale and tau_scale are on the scaled model.
  */
 #include "dpbayes_pg.h"
 
@@ -104,10 +104,36 @@ jmat(JsonbValue *v, const char *key, double *out, int d)
 	}
 }
 
-static const char *const known_keys[] = {
-	"theta_mean", "theta_precision", "sigma2_shape", "sigma2_scale",
-	"x_moments", "x_mean", "x_cov", "x_kappa", "x_df", "x_scale", "nuisance",
-	"thin", NULL
+/* option keys and the models they apply to (L linear, G logistic/poisson) */
+typedef struct opt_key
+{
+	const char *name;
+	bool		linear;
+	bool		glm;
+} opt_key;
+
+static const opt_key known_keys[] = {
+	{"theta_mean", true, false},
+	{"theta_precision", true, false},
+	{"sigma2_shape", true, false},
+	{"sigma2_scale", true, false},
+	{"x_moments", true, false},
+	{"x_cov", true, false},
+	{"x_kappa", true, false},
+	{"x_df", true, false},
+	{"x_scale", true, false},
+	{"x_mean", true, true},
+	{"theta_scale", false, true},
+	{"theta_norm_bound", false, true},
+	{"mu_scale", false, true},
+	{"tau_scale", false, true},
+	{"lkj_eta", false, true},
+	{"moments", false, true},
+	{"target_accept", false, true},
+	{"max_depth", false, true},
+	{"nuisance", true, true},
+	{"thin", true, false},
+	{NULL, false, false}
 };
 
 void
@@ -134,22 +160,22 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 	{
 		char	   *key;
 		JsonbValue	val;
-		const char *const *k;
+		const opt_key *k;
+		bool		linear = r->model == DPB_MODEL_LINEAR;
 
 		if (tok != WJB_KEY)
 			continue;
 		key = pnstrdup(v.val.string.val, v.val.string.len);
 		tok = JsonbIteratorNext(&it, &val, true);
-		for (k = known_keys; *k; k++)
-			if (strcmp(*k, key) == 0)
+		for (k = known_keys; k->name; k++)
+			if (strcmp(k->name, key) == 0)
 				break;
-		if (*k == NULL)
+		if (k->name == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown option \"%s\"", key),
-					 errhint("Known options: theta_mean, theta_precision, sigma2_shape, sigma2_scale, x_moments, x_mean, x_cov, x_kappa, x_df, x_scale, nuisance, thin.")));
-		if (r->model != DPB_MODEL_LINEAR && strcmp(key, "nuisance") != 0 &&
-			strcmp(key, "thin") != 0)
+					 errhint("See docs/posterior.md for the options of each model.")));
+		if (linear ? !k->linear : !k->glm)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"%s\" does not apply to %s regression", key,
@@ -198,6 +224,44 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				o->xmoments = DPB_XMOM_PRIOR;
 			else
 				bad_option(key, "\"update\" or \"prior\" is expected.");
+		}
+		else if (strcmp(key, "theta_scale") == 0)
+			jvec(&val, key, o->theta_scale, p, true);
+		else if (strcmp(key, "theta_norm_bound") == 0)
+			o->theta_norm_bound = jpos(&val, key);
+		else if (strcmp(key, "mu_scale") == 0)
+			o->mu_scale = jpos(&val, key);
+		else if (strcmp(key, "tau_scale") == 0)
+			o->tau_scale = jpos(&val, key);
+		else if (strcmp(key, "lkj_eta") == 0)
+			o->lkj_eta = jpos(&val, key);
+		else if (strcmp(key, "moments") == 0)
+		{
+			char	   *m;
+
+			if (val.type != jbvString)
+				bad_option(key, "\"exact\" or \"taylor\" is expected.");
+			m = pnstrdup(val.val.string.val, val.val.string.len);
+			if (strcmp(m, "exact") == 0)
+				o->approx = 1;
+			else if (strcmp(m, "taylor") == 0)
+				o->approx = 2;
+			else
+				bad_option(key, "\"exact\" or \"taylor\" is expected.");
+		}
+		else if (strcmp(key, "target_accept") == 0)
+		{
+			o->target_accept = jnum(&val, key);
+			if (!(o->target_accept > 0.5 && o->target_accept < 1))
+				bad_option(key, "A number between 0.5 and 1 (exclusive) is expected.");
+		}
+		else if (strcmp(key, "max_depth") == 0)
+		{
+			double		t = jnum(&val, key);
+
+			if (t != floor(t) || t < 1 || t > 15)
+				bad_option(key, "An integer between 1 and 15 is expected.");
+			o->max_depth = (int) t;
 		}
 		else if (strcmp(key, "thin") == 0)
 		{

@@ -14,7 +14,12 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 
+#include "clip.h"
 #include "diag.h"
+#include "glm_exact.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 
 #include <stdlib.h>
 
@@ -24,26 +29,13 @@ pg_interrupt(void)
 	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
-/* Arguments: r, draws, chains, warmup, seed, method, options. */
+/* draws, chains and warmup from arguments first .. first + 2 */
 static void
-run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
-			dpb_infer_opts *o)
+sampler_args(FunctionCallInfo fcinfo, int first, dpb_infer_opts *o)
 {
-	char	   *method;
-	dpb_err		err;
-	dpb_status	st;
-	int			i;
-
-	for (i = 0; i < 7; i++)
-		if (PG_ARGISNULL(i) && i != 4)
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("only the seed may be null")));
-	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), r);
-	dpb_infer_opts_default(o, r);
-	o->draws = PG_GETARG_INT32(1);
-	o->chains = PG_GETARG_INT32(2);
-	o->warmup = PG_GETARG_INT32(3);
+	o->draws = PG_GETARG_INT32(first);
+	o->chains = PG_GETARG_INT32(first + 1);
+	o->warmup = PG_GETARG_INT32(first + 2);
 	if (o->draws < 1 || o->draws > DPB_MAX_DRAWS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -56,6 +48,72 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("warmup must be between 1 and %d", DPB_MAX_WARMUP)));
+	o->interrupt = pg_interrupt;
+}
+
+/* The seed: given, or drawn securely and reported.  Called after every
+ * other argument was checked, so that bad input gives no NOTICE. */
+static void
+sampler_seed(FunctionCallInfo fcinfo, int argno, dpb_infer_opts *o)
+{
+	if (PG_ARGISNULL(argno))
+	{
+		uint64		s;
+
+		if (!pg_strong_random(&s, sizeof(s)))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("could not generate a random seed")));
+		o->seed = s & INT64CONST(0x7fffffffffffffff);
+		ereport(NOTICE,
+				(errmsg("posterior seed: " INT64_FORMAT, (int64) o->seed),
+				 errhint("Pass seed => " INT64_FORMAT " to reproduce these draws.",
+						 (int64) o->seed)));
+	}
+	else
+		o->seed = (uint64) PG_GETARG_INT64(argno);
+}
+
+/* Errors and notices after a sampler run (the core has freed its memory). */
+static void
+sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
+{
+	if (st == DPB_EINTR)
+		CHECK_FOR_INTERRUPTS();
+	if (st == DPB_ENOTSUP)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s", err->msg),
+				 err->detail[0] ? errdetail("%s", err->detail) : 0));
+	if (st != DPB_OK)
+		dpb_pg_raise(st, err, ERRCODE_DATA_CORRUPTED);
+	if (dr->rejected > 0)
+		ereport(NOTICE,
+				(errmsg("%ld sampler proposals were rejected (non-finite density or a matrix not positive definite)",
+						dr->rejected)));
+	if (dr->divergences > 0)
+		ereport(NOTICE,
+				(errmsg("%ld divergent transitions after warmup", dr->divergences),
+				 errhint("Raise options.target_accept (e.g. 0.95) and check the summary's rhat and ess.")));
+}
+
+/* Arguments: r, draws, chains, warmup, seed, method, options. */
+static void
+run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
+			dpb_infer_opts *o)
+{
+	char	   *method;
+	dpb_err		err;
+	int			i;
+
+	for (i = 0; i < 7; i++)
+		if (PG_ARGISNULL(i) && i != 4)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("only the seed may be null")));
+	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), r);
+	dpb_infer_opts_default(o, r);
+	sampler_args(fcinfo, 1, o);
 	method = text_to_cstring(PG_GETARG_TEXT_PP(5));
 	if (strcmp(method, "noise_aware") == 0)
 		o->method = DPB_METHOD_NOISE_AWARE;
@@ -72,122 +130,75 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 	if (r->p.mechanism == DPB_MECH_NONE && o->method == DPB_METHOD_NOISE_AWARE)
 		o->method = DPB_METHOD_NONPRIVATE;
 	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(6), r, o);
-	o->interrupt = pg_interrupt;
-	/* the seed last: no NOTICE when an argument is invalid */
-	if (PG_ARGISNULL(4))
-	{
-		uint64		s;
-
-		if (!pg_strong_random(&s, sizeof(s)))
-			ereport(ERROR,
-					(errcode(ERRCODE_SYSTEM_ERROR),
-					 errmsg("could not generate a random seed")));
-		o->seed = s & INT64CONST(0x7fffffffffffffff);
-		ereport(NOTICE,
-				(errmsg("posterior seed: " INT64_FORMAT, (int64) o->seed),
-				 errhint("Pass seed => " INT64_FORMAT " to reproduce these draws.",
-						 (int64) o->seed)));
-	}
-	else
-		o->seed = (uint64) PG_GETARG_INT64(4);
-
-
-	st = dpb_posterior_run(r, o, dr, &err);
-	if (st == DPB_EINTR)
-		CHECK_FOR_INTERRUPTS();
-	if (st == DPB_ENOTSUP)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s", err.msg),
-				 err.detail[0] ? errdetail("%s", err.detail) : 0));
-	if (st != DPB_OK)
-		dpb_pg_raise(st, &err, ERRCODE_DATA_CORRUPTED);
-	if (dr->rejected > 0)
-		ereport(NOTICE,
-				(errmsg("%ld sampler updates were rejected (a matrix was not positive definite)",
-						dr->rejected)));
+	sampler_seed(fcinfo, 4, o);
+	sampler_finish(dpb_posterior_run(r, o, dr, &err), &err, dr);
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_posterior);
-Datum
-dpbayes_posterior(PG_FUNCTION_ARGS)
+/* Rows (chain, iteration, draw, variable, value); frees the draws. */
+static void
+emit_draws(ReturnSetInfo *rsinfo, dpb_draws *dr)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	dpb_release r;
-	dpb_infer_opts o;
-	dpb_draws	dr;
-
-	InitMaterializedSRF(fcinfo, 0);
-	run_sampler(fcinfo, &r, &dr, &o);
 	PG_TRY();
 	{
 		int			c,
 					i,
 					k;
-		Datum	   *names = palloc(sizeof(Datum) * dr.nvars);
+		Datum	   *names = palloc(sizeof(Datum) * dr->nvars);
 
-		for (k = 0; k < dr.nvars; k++)
-			names[k] = CStringGetTextDatum(dr.names[k]);
-		for (c = 0; c < dr.chains; c++)
-			for (i = 0; i < dr.iters; i++)
+		for (k = 0; k < dr->nvars; k++)
+			names[k] = CStringGetTextDatum(dr->names[k]);
+		for (c = 0; c < dr->chains; c++)
+			for (i = 0; i < dr->iters; i++)
 			{
 				CHECK_FOR_INTERRUPTS();
-				for (k = 0; k < dr.nvars; k++)
+				for (k = 0; k < dr->nvars; k++)
 				{
 					Datum		v[5];
 					bool		n[5] = {false, false, false, false, false};
 
 					v[0] = Int32GetDatum(c + 1);
 					v[1] = Int32GetDatum(i + 1);
-					v[2] = Int32GetDatum(c * dr.iters + i + 1);
+					v[2] = Int32GetDatum(c * dr->iters + i + 1);
 					v[3] = names[k];
-					v[4] = Float8GetDatum(dr.v[((size_t) c * dr.iters + i) * dr.nvars + k]);
+					v[4] = Float8GetDatum(dr->v[((size_t) c * dr->iters + i) * dr->nvars + k]);
 					tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
 				}
 			}
 	}
 	PG_FINALLY();
 	{
-		dpb_draws_free(&dr);
+		dpb_draws_free(dr);
 	}
 	PG_END_TRY();
-	return (Datum) 0;
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_posterior_summary);
-Datum
-dpbayes_posterior_summary(PG_FUNCTION_ARGS)
+/* One summary row per variable; frees the draws. */
+static void
+emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	dpb_release r;
-	dpb_infer_opts o;
-	dpb_draws	dr;
-
-	InitMaterializedSRF(fcinfo, 0);
-	run_sampler(fcinfo, &r, &dr, &o);
 	PG_TRY();
 	{
-		double	   *x = palloc(sizeof(double) * (size_t) dr.chains * dr.iters);
+		double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
 		int			c,
 					i,
 					k;
 
-		for (k = 0; k < dr.nvars; k++)
+		for (k = 0; k < dr->nvars; k++)
 		{
 			dpb_summary s;
 			Datum		v[12];
 			bool		n[12];
 
 			CHECK_FOR_INTERRUPTS();
-			for (c = 0; c < dr.chains; c++)
-				for (i = 0; i < dr.iters; i++)
-					x[(size_t) c * dr.iters + i] =
-						dr.v[((size_t) c * dr.iters + i) * dr.nvars + k];
-			if (dpb_summarize(x, dr.chains, dr.iters, &s) != DPB_OK)
+			for (c = 0; c < dr->chains; c++)
+				for (i = 0; i < dr->iters; i++)
+					x[(size_t) c * dr->iters + i] =
+						dr->v[((size_t) c * dr->iters + i) * dr->nvars + k];
+			if (dpb_summarize(x, dr->chains, dr->iters, &s) != DPB_OK)
 				ereport(ERROR,
 						(errcode(ERRCODE_OUT_OF_MEMORY),
 						 errmsg("out of memory")));
-			v[0] = CStringGetTextDatum(dr.names[k]);
+			v[0] = CStringGetTextDatum(dr->names[k]);
 			v[1] = Float8GetDatum(s.mean);
 			v[2] = Float8GetDatum(s.median);
 			v[3] = Float8GetDatum(s.sd);
@@ -198,7 +209,7 @@ dpbayes_posterior_summary(PG_FUNCTION_ARGS)
 			v[8] = Float8GetDatum(s.ess_bulk);
 			v[9] = Float8GetDatum(s.ess_tail);
 			v[10] = Float8GetDatum(s.prob_positive);
-			v[11] = Int64GetDatum((int64) dr.divergences);
+			v[11] = Int64GetDatum((int64) dr->divergences);
 			for (i = 0; i < 12; i++)
 				n[i] = false;
 			/* NaN diagnostics (too few draws, constant draws) become NULL */
@@ -210,8 +221,149 @@ dpbayes_posterior_summary(PG_FUNCTION_ARGS)
 	}
 	PG_FINALLY();
 	{
-		dpb_draws_free(&dr);
+		dpb_draws_free(dr);
 	}
 	PG_END_TRY();
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_posterior);
+Datum
+dpbayes_posterior(PG_FUNCTION_ARGS)
+{
+	dpb_release r;
+	dpb_infer_opts o;
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_sampler(fcinfo, &r, &dr, &o);
+	emit_draws((ReturnSetInfo *) fcinfo->resultinfo, &dr);
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_posterior_summary);
+Datum
+dpbayes_posterior_summary(PG_FUNCTION_ARGS)
+{
+	dpb_release r;
+	dpb_infer_opts o;
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_sampler(fcinfo, &r, &dr, &o);
+	emit_summary((ReturnSetInfo *) fcinfo->resultinfo, &dr);
+	return (Datum) 0;
+}
+
+/*
+ * NOT PRIVATE: dpbayes.nonprivate_posterior(model, x float8[][], y float8[],
+ * p, draws, chains, warmup, seed, options) — logistic or Poisson regression
+ * on raw rows (clipped exactly like the release aggregates), with the same
+ * theta prior as the noise-aware model.  For comparisons only.
+ */
+static void
+run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
+{
+	char	   *model = NULL;
+	ArrayType  *xa,
+			   *ya;
+	dpb_release meta;
+	dpb_infer_opts o;
+	dpb_clipper clip;
+	dpb_err		err;
+	dpb_status	st;
+	double	   *X,
+			   *Y,
+			   *Z,
+			   *Yc;
+	int			N,
+				d,
+				i,
+				j;
+
+	for (i = 0; i < 9; i++)
+		if (PG_ARGISNULL(i) && i != 7)
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("only the seed may be null")));
+	memset(&meta, 0, sizeof(meta));
+	meta.version = DPB_RELEASE_VERSION;
+	model = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	meta.model = dpb_model_from_name(model);
+	if (meta.model != DPB_MODEL_LOGISTIC && meta.model != DPB_MODEL_POISSON)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("model must be \"logistic\" or \"poisson\""),
+				 errhint("For linear regression use dpbayes.nonprivate_linear_stats().")));
+	xa = PG_GETARG_ARRAYTYPE_P(1);
+	ya = PG_GETARG_ARRAYTYPE_P(2);
+	if (ARR_NDIM(xa) != 2 || ARR_NDIM(ya) != 1 || ARR_DIMS(xa)[0] != ARR_DIMS(ya)[0] ||
+		array_contains_nulls(xa) || array_contains_nulls(ya))
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("x must be an N x d array and y an array of N values, without nulls")));
+	N = ARR_DIMS(xa)[0];
+	d = ARR_DIMS(xa)[1];
+	dpb_pg_params_from_datum(PG_GETARG_DATUM(3), &meta.p);
+	st = dpb_params_check_model(&meta.p, meta.model, d, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	meta.p.d = d;
+	meta.p.mechanism = DPB_MECH_NONE;
+	meta.d = d;
+	meta.n = N;
+	dpb_infer_opts_default(&o, &meta);
+	sampler_args(fcinfo, 4, &o);
+	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(8), &meta, &o);
+
+	X = (double *) ARR_DATA_PTR(xa);
+	Y = (double *) ARR_DATA_PTR(ya);
+	Z = palloc(sizeof(double) * (size_t) N * d);
+	Yc = palloc(sizeof(double) * N);
+	dpb_clipper_init(&clip, &meta.p, meta.model, d);
+	for (i = 0; i < N; i++)
+	{
+		for (j = 0; j < d; j++)
+			if (isnan(X[(size_t) i * d + j]) || isinf(X[(size_t) i * d + j]))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_EXCEPTION),
+						 errmsg("feature values must be finite")));
+		if (isnan(Y[i]) || isinf(Y[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("response must be finite")));
+		if (meta.model == DPB_MODEL_POISSON && Y[i] < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("poisson response must not be negative")));
+		dpb_clip_x(&clip, X + (size_t) i * d, Z + (size_t) i * d);
+		/* logistic: y > 0 is the positive class (1 / true) */
+		Yc[i] = dpb_clip_y(&clip, Y[i]);
+	}
+	sampler_seed(fcinfo, 7, &o);
+	st = dpb_glm_exact_run(&meta, Z, Yc, N, &o, dr, &err);
+	sampler_finish(st, &err, dr);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_nonprivate_posterior);
+Datum
+dpbayes_nonprivate_posterior(PG_FUNCTION_ARGS)
+{
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_nonprivate(fcinfo, &dr);
+	emit_draws((ReturnSetInfo *) fcinfo->resultinfo, &dr);
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_nonprivate_posterior_summary);
+Datum
+dpbayes_nonprivate_posterior_summary(PG_FUNCTION_ARGS)
+{
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_nonprivate(fcinfo, &dr);
+	emit_summary((ReturnSetInfo *) fcinfo->resultinfo, &dr);
 	return (Datum) 0;
 }

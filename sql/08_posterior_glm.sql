@@ -1,0 +1,96 @@
+-- Noise-aware logistic and Poisson regression on releases, the non-private
+-- reference, options and bad input.
+CREATE EXTENSION IF NOT EXISTS dpbayes;
+SET dpbayes.insecure_noise_seed = 8;
+SELECT setseed(0.125);
+-- 20000 records: x ~ N(0, 0.5^2 I) (the model's Gaussian features; the
+-- bounds [-2, 2] clip almost nothing), logistic y with theta = (-0.5, 1.5,
+-- -1), Poisson counts with log-rate 0.3 + 0.6 a - 0.4 b (clamped at 12)
+CREATE FUNCTION pg_temp.rpois(lam float8) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE l float8 := exp(-lam); k int := 0; p float8 := 1;
+BEGIN
+  LOOP
+    p := p * random();
+    EXIT WHEN p <= l;
+    k := k + 1;
+  END LOOP;
+  RETURN k;
+END $$;
+CREATE TABLE glm AS
+SELECT ARRAY[a, b] AS x,
+       random() < 1 / (1 + exp(-(-0.5 + 1.5 * a - 1 * b))) AS yl,
+       pg_temp.rpois(exp(0.3 + 0.6 * a - 0.4 * b)) AS yc
+FROM (SELECT 0.5 * sqrt(-2 * ln(1 - u1)) * cos(2 * pi() * u2) AS a,
+             0.5 * sqrt(-2 * ln(1 - u1)) * sin(2 * pi() * u2) AS b
+      FROM (SELECT random() AS u1, random() AS u2 FROM generate_series(1, 20000)) s0) s;
+SELECT count(*) FILTER (WHERE abs(x[1]) > 2 OR abs(x[2]) > 2) AS clipped_features FROM glm;
+SELECT count(*) FILTER (WHERE yc > 12) AS clamped_counts, round(avg(yc)::numeric, 2) AS mean_count,
+       round(avg(yl::int)::numeric, 2) AS frac_true FROM glm;
+CREATE TABLE glmrel AS SELECT
+  dpbayes.logistic_release(x, yl, dpbayes.privacy(epsilon => 1, delta => 1e-5,
+      lower => ARRAY[-2, -2], upper => ARRAY[2, 2], features => ARRAY['a', 'b'])) AS rl,
+  dpbayes.poisson_release(x, yc, dpbayes.privacy(epsilon => 1, delta => 1e-5, y_bound => 12,
+      lower => ARRAY[-2, -2], upper => ARRAY[2, 2], features => ARRAY['a', 'b'])) AS rc
+FROM glm;
+
+-- logistic: converged (R-hat < 1.02 for these short 2 x 500 runs), no
+-- divergences, the 90% intervals cover the truth
+SELECT variable, rhat < 1.02 AS converged, ess_bulk > 400 AS enough_draws, divergences,
+       q5 <= truth AND truth <= q95 AS covers_truth
+FROM glmrel, dpbayes.posterior_summary(rl, draws => 500, chains => 2, warmup => 500, seed => 1)
+JOIN (VALUES ('theta[intercept]', -0.5), ('theta[a]', 1.5), ('theta[b]', -1.0)) t(variable, truth)
+     USING (variable) ORDER BY variable;
+-- Poisson
+SELECT variable, rhat < 1.02 AS converged, ess_bulk > 400 AS enough_draws, divergences,
+       q5 <= truth AND truth <= q95 AS covers_truth
+FROM glmrel, dpbayes.posterior_summary(rc, draws => 500, chains => 2, warmup => 500, seed => 1)
+JOIN (VALUES ('theta[intercept]', 0.3), ('theta[a]', 0.6), ('theta[b]', -0.4)) t(variable, truth)
+     USING (variable) ORDER BY variable;
+-- nuisance parameters on request; the same seed gives the same draws
+SELECT variable FROM glmrel, dpbayes.posterior(rl, draws => 1, chains => 1, warmup => 20, seed => 2,
+       options => '{"nuisance": true}') ORDER BY variable;
+SELECT (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 20, seed => 3))
+     = (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 20, seed => 3))
+       AS reproducible;
+
+-- the non-private reference on the raw rows: its posterior mean lies inside
+-- the noise-aware 90% interval
+WITH np AS (
+  SELECT variable, mean FROM dpbayes.nonprivate_posterior_summary('logistic',
+      (SELECT array_agg(x) FROM glm), (SELECT array_agg(yl::int::float8) FROM glm),
+      dpbayes.privacy(epsilon => 1, delta => 1e-5, lower => ARRAY[-2, -2], upper => ARRAY[2, 2],
+                      features => ARRAY['a', 'b']), draws => 300, chains => 2, warmup => 300, seed => 4)),
+na AS (
+  SELECT variable, q5, q95 FROM glmrel, dpbayes.posterior_summary(rl, draws => 500, chains => 2,
+      warmup => 500, seed => 1))
+SELECT variable, na.q5 <= np.mean AND np.mean <= na.q95 AS nonprivate_mean_inside
+FROM np JOIN na USING (variable) ORDER BY variable;
+
+-- bad input
+CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE q;
+  RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, method => 'naive')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"sigma2_shape": 2}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"moments": "fast"}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"theta_scale": 0}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"theta_scale": [1, 2]}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"lkj_eta": -1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"target_accept": 1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"max_depth": 30}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"theta_norm_bound": -3}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('linear', ARRAY[[1.0]], ARRAY[1.0],
+    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0], [2.0]], ARRAY[1.0],
+    dpbayes.privacy(epsilon => 1, y_bound => 5), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0]], ARRAY[-1.0],
+    dpbayes.privacy(epsilon => 1, y_bound => 5), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0]], ARRAY[1.0],
+    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('logistic', ARRAY[['NaN'::float8]], ARRAY[1.0],
+    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+DROP TABLE glm, glmrel;

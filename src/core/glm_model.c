@@ -1,0 +1,569 @@
+/*
+ * glm_model.c — noise-aware logistic and Poisson regression (see
+ * glm_model.h): the model on an unconstrained parameter vector, its log
+ * density with an exact gradient, and the NUTS driver.
+ *
+ * phi = [theta (p), mu (d), log tau (d), y (d(d-1)/2)].  The correlation
+ * matrix is Omega = L L^T with L from the canonical partial correlations
+ * z = tanh(y) (Stan's cholesky_corr transform); Sigma = diag(tau) Omega
+ * diag(tau).  Log density:
+ *   log N(z_rel; N m, N V + D)                      release likelihood
+ *   + log p(theta) + log p(mu) + log p(tau) + log LKJ(L | eta)
+ *   + log |Jacobian| of tau = exp(.) and of the CPC transform.
+ * The gradient of the Gaussian term: with M = N V + D, alpha = M^{-1} r,
+ * r = z_rel - N m and W = M^{-1} - alpha alpha^T,
+ *   d/dq = -1/2 N <W, dV/dq> + N alpha^T dm/dq
+ * for each moment parameter q (theta, mu, Sigma's unique entries), then
+ * chained to phi.
+ */
+#include "glm_model.h"
+
+#include "glm_moments.h"
+#include "linalg.h"
+#include "nuts.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dpb_glm_ctx
+{
+	const dpb_release *r;
+	const dpb_infer_opts *o;
+	dpb_layout	L;
+	int			n,				/* statistics */
+				p,
+				d,
+				K,				/* moment parameters */
+				ncorr,			/* d(d-1)/2 */
+				dim;			/* unconstrained parameters */
+	double		N;
+	const double *z;
+	double	   *D;				/* noise variances */
+	/* buffers */
+	double	   *theta,
+			   *mu,
+			   *tau,
+			   *Sigma,
+			   *Lc,				/* d x d correlation Cholesky factor */
+			   *dLc,			/* ncorr x d x d */
+			   *dlj,			/* ncorr: d/dy of the log Jacobian + LKJ */
+			   *m,
+			   *V,
+			   *M,
+			   *Minv,
+			   *alpha,
+			   *gq;				/* K: gradient w.r.t. moment parameters */
+	double		lik;			/* the release log likelihood */
+};
+
+int
+dpb_glm_dim(int d, int intercept)
+{
+	return d + intercept + 2 * d + d * (d - 1) / 2;
+}
+
+void
+dpb_glm_ctx_free(dpb_glm_ctx *c)
+{
+	if (c == NULL)
+		return;
+	free(c->D);
+	free(c->theta);
+	free(c);
+}
+
+dpb_glm_ctx *
+dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
+{
+	dpb_glm_ctx *c = calloc(1, sizeof(dpb_glm_ctx));
+	size_t		n,
+				d,
+				K,
+				nc,
+				total;
+	double	   *b;
+	int			k;
+
+	if (c == NULL)
+		return NULL;
+	c->r = r;
+	c->o = o;
+	dpb_release_layout(r, &c->L);
+	c->n = c->L.nstats;
+	c->p = c->L.p;
+	c->d = r->d;
+	c->K = dpb_glm_nparams(&c->L);
+	c->ncorr = c->d * (c->d - 1) / 2;
+	c->dim = dpb_glm_dim(c->d, c->L.intercept);
+	c->N = (double) r->n;
+	c->z = r->stats;
+	n = c->n;
+	d = c->d;
+	K = c->K;
+	nc = c->ncorr;
+	c->D = malloc(sizeof(double) * n);
+	total = c->p + 3 * d + d * d + d * d + nc * d * d + nc + n + n * n
+		+ 2 * n * n + n + K;
+	c->theta = calloc(total, sizeof(double));
+	if (c->D == NULL || c->theta == NULL)
+	{
+		dpb_glm_ctx_free(c);
+		return NULL;
+	}
+	dpb_release_noise_scale(r, c->D);
+	for (k = 0; k < (int) n; k++)
+		c->D[k] *= c->D[k];
+	b = c->theta + c->p;
+	c->mu = b;
+	b += d;
+	c->tau = b;
+	b += d;
+	c->Sigma = b;
+	b += d * d;
+	c->Lc = b;
+	b += d * d;
+	c->dLc = b;
+	b += nc * d * d;
+	c->dlj = b;
+	b += nc;
+	c->m = b;
+	b += n;
+	c->V = b;
+	b += n * n;
+	c->M = b;
+	b += n * n;
+	c->Minv = b;
+	b += n * n;
+	c->alpha = b;
+	b += n;
+	c->gq = b;
+	return c;
+}
+
+/*
+ * The CPC transform with forward derivatives: Lc from y, the log Jacobian
+ * of y -> Omega plus the LKJ(eta) log density, and their derivatives in
+ * dLc (ncorr x d x d) and dlj (ncorr).  Returns the log term, or NaN.
+ */
+static double
+corr_transform(dpb_glm_ctx *c, const double *y)
+{
+	int			d = c->d,
+				nc = c->ncorr,
+				i,
+				j,
+				l,
+				k = 0;
+	double		lp = 0,
+				eta = c->o->lkj_eta;
+	double	   *Lc = c->Lc,
+			   *dL = c->dLc,
+			   *dlj = c->dlj;
+	double		dss[DPB_MAX_D * (DPB_MAX_D - 1) / 2];
+
+	memset(Lc, 0, sizeof(double) * d * d);
+	memset(dL, 0, sizeof(double) * nc * d * d);
+	memset(dlj, 0, sizeof(double) * nc);
+	Lc[0] = 1.0;
+	for (i = 1; i < d; i++)
+	{
+		double		ss = 0;
+
+		memset(dss, 0, sizeof(double) * nc);
+		for (j = 0; j < i; j++, k++)
+		{
+			double		zk = tanh(y[k]),
+						dz = 1 - zk * zk,
+						rt,
+						v;
+
+			if (!(dz > 1e-300))
+				return NAN;
+			lp += log(dz);		/* tanh Jacobian */
+			dlj[k] += -2 * zk;
+			if (j == 0)
+			{
+				Lc[i * d] = zk;
+				dL[(size_t) k * d * d + i * d] = dz;
+			}
+			else
+			{
+				if (!(1 - ss > 1e-300))
+					return NAN;
+				lp += 0.5 * log(1 - ss);
+				rt = sqrt(1 - ss);
+				for (l = 0; l < nc; l++)
+				{
+					double		drt = -0.5 * dss[l] / rt;
+
+					dlj[l] += -0.5 * dss[l] / (1 - ss);
+					dL[(size_t) l * d * d + i * d + j] = zk * drt + (l == k ? dz * rt : 0);
+				}
+				Lc[i * d + j] = zk * rt;
+			}
+			v = Lc[i * d + j];
+			ss += v * v;
+			for (l = 0; l < nc; l++)
+				dss[l] += 2 * v * dL[(size_t) l * d * d + i * d + j];
+		}
+		if (!(1 - ss > 1e-300))
+			return NAN;
+		Lc[i * d + i] = sqrt(1 - ss);
+		for (l = 0; l < nc; l++)
+			dL[(size_t) l * d * d + i * d + i] = -0.5 * dss[l] / Lc[i * d + i];
+		/* LKJ on the Cholesky factor: (d - i - 1 + 2 (eta - 1)) log L_ii */
+		{
+			double		coef = (d - i - 1) + 2 * (eta - 1);
+
+			lp += coef * log(Lc[i * d + i]);
+			for (l = 0; l < nc; l++)
+				dlj[l] += coef * dL[(size_t) l * d * d + i * d + i] / Lc[i * d + i];
+		}
+	}
+	return lp;
+}
+
+void
+dpb_glm_unpack(const dpb_glm_ctx *cc, const double *phi, double *theta,
+			   double *mu, double *Sigma)
+{
+	dpb_glm_ctx *c = (dpb_glm_ctx *) cc;
+	int			d = c->d,
+				i,
+				j,
+				k;
+
+	memcpy(theta, phi, sizeof(double) * c->p);
+	memcpy(mu, phi + c->p, sizeof(double) * d);
+	corr_transform(c, phi + c->p + 2 * d);
+	for (i = 0; i < d; i++)
+		for (j = 0; j < d; j++)
+		{
+			double		s = 0;
+
+			for (k = 0; k <= (i < j ? i : j); k++)
+				s += c->Lc[i * d + k] * c->Lc[j * d + k];
+			Sigma[i * d + j] = exp(phi[c->p + d + i]) * exp(phi[c->p + d + j]) * s;
+		}
+}
+
+/*
+ * The release likelihood given m and V (called back from the moment
+ * computation): log N(z; N m, M = N V + D), and the adjoints
+ * Wbar = -1/2 N (M^{-1} - alpha alpha^T), mbar = N alpha, alpha = M^{-1} r.
+ */
+static int
+likelihood_adjoint(const double *m, const double *V, double *Wbar, double *mbar,
+				   void *vctx)
+{
+	dpb_glm_ctx *c = vctx;
+	int			n = c->n,
+				k,
+				l;
+	double		N = c->N,
+				quad = 0;
+
+	for (k = 0; k < n * n; k++)
+		c->M[k] = N * V[k];
+	for (k = 0; k < n; k++)
+	{
+		c->M[k * n + k] += c->D[k];
+		mbar[k] = c->z[k] - N * m[k];	/* r, then alpha */
+	}
+	if (dpb_chol(c->M, n, NULL) != DPB_OK)
+		return 1;
+	memcpy(Wbar, mbar, sizeof(double) * n);	/* r (scratch) */
+	dpb_chol_solve(c->M, n, mbar, 1);
+	for (k = 0; k < n; k++)
+		quad += Wbar[k] * mbar[k];
+	c->lik = -0.5 * dpb_chol_logdet(c->M, n) - 0.5 * quad;
+	dpb_chol_inverse(c->M, n, Wbar);
+	for (k = 0; k < n; k++)
+		for (l = 0; l < n; l++)
+			Wbar[k * n + l] = -0.5 * N * (Wbar[k * n + l] - mbar[k] * mbar[l]);
+	for (k = 0; k < n; k++)
+		mbar[k] *= N;
+	return dpb_isfinite(c->lik) ? 0 : 1;
+}
+
+double
+dpb_glm_logp(const double *phi, double *grad, void *vctx)
+{
+	dpb_glm_ctx *c = vctx;
+	const dpb_infer_opts *o = c->o;
+	int			p = c->p,
+				d = c->d,
+				nc = c->ncorr,
+				i,
+				j,
+				k,
+				l,
+				q;
+	double		lp = 0,
+				lc;
+	const double *ltau = phi + p + d;
+
+	memset(grad, 0, sizeof(double) * c->dim);
+
+	/* priors on theta */
+	if (o->theta_norm_bound > 0)
+	{
+		double		ss = 0;
+
+		for (j = 0; j < p; j++)
+			ss += phi[j] * phi[j];
+		if (ss > o->theta_norm_bound * o->theta_norm_bound)
+			return -INFINITY;
+		lp -= 0.5 * ss;
+		for (j = 0; j < p; j++)
+			grad[j] -= phi[j];
+	}
+	else
+		for (j = 0; j < p; j++)
+		{
+			double		s2 = o->theta_scale[j] * o->theta_scale[j];
+
+			lp -= 0.5 * phi[j] * phi[j] / s2;
+			grad[j] -= phi[j] / s2;
+		}
+	/* mu ~ N(x_mean, mu_scale^2) */
+	for (j = 0; j < d; j++)
+	{
+		double		dev = phi[p + j] - o->x_mean[j],
+					s2 = o->mu_scale * o->mu_scale;
+
+		lp -= 0.5 * dev * dev / s2;
+		grad[p + j] -= dev / s2;
+	}
+	/* tau = exp(ltau) ~ half-normal(tau_scale), with the exp Jacobian */
+	for (j = 0; j < d; j++)
+	{
+		double		t = exp(ltau[j]),
+					s2 = o->tau_scale * o->tau_scale;
+
+		if (!(t > 0) || !dpb_isfinite(t))
+			return NAN;
+		c->tau[j] = t;
+		lp += -0.5 * t * t / s2 + ltau[j];
+		grad[p + d + j] += -t * t / s2 + 1;
+	}
+	/* correlations: CPC transform, its Jacobian and the LKJ prior */
+	lc = corr_transform(c, phi + p + 2 * d);
+	if (!dpb_isfinite(lc))
+		return NAN;
+	lp += lc;
+	for (l = 0; l < nc; l++)
+		grad[p + 2 * d + l] += c->dlj[l];
+
+	/* moments */
+	memcpy(c->theta, phi, sizeof(double) * p);
+	memcpy(c->mu, phi + p, sizeof(double) * d);
+	for (i = 0; i < d; i++)
+		for (j = 0; j <= i; j++)
+		{
+			double		s = 0;
+
+			for (k = 0; k <= j; k++)
+				s += c->Lc[i * d + k] * c->Lc[j * d + k];
+			c->Sigma[i * d + j] = c->Sigma[j * d + i] = c->tau[i] * c->tau[j] * s;
+		}
+	/* one pass: moments, then (in the callback) the release likelihood and
+	 * its adjoints, then the vector-Jacobian product */
+	c->lik = NAN;
+	if (dpb_glm_moments_vjp_cb(&c->L, (dpb_glm_approx) o->approx, c->theta, c->mu,
+							   c->Sigma, likelihood_adjoint, c, c->Minv, c->alpha,
+							   c->m, c->V, c->gq) != DPB_OK || !dpb_isfinite(c->lik))
+		return NAN;
+	lp += c->lik;
+	/* chain: theta and mu directly */
+	for (j = 0; j < p + d; j++)
+		grad[j] += c->gq[j];
+	/* Sigma's unique entries (i <= j, row by row) -> log tau and y */
+	q = p + d;
+	for (i = 0; i < d; i++)
+		for (j = i; j < d; j++, q++)
+		{
+			double		g = c->gq[q],
+						sij = c->Sigma[i * d + j];
+
+			grad[p + d + i] += g * sij;
+			grad[p + d + j] += g * sij;
+			for (l = 0; l < nc; l++)
+			{
+				const double *dL = c->dLc + (size_t) l * d * d;
+				double		dom = 0;
+
+				for (k = 0; k <= (i < j ? i : j); k++)
+					dom += dL[i * d + k] * c->Lc[j * d + k] + c->Lc[i * d + k] * dL[j * d + k];
+				grad[p + 2 * d + l] += g * c->tau[i] * c->tau[j] * dom;
+			}
+		}
+	return lp;
+}
+
+void
+dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
+{
+	int			d = c->d,
+				p = c->p,
+				j,
+				k;
+	double		sx[DPB_MAX_D] = {0},
+				sxx[DPB_MAX_D] = {0};
+	int			has_sx = 0;
+	double		b = c->o->tau_scale;
+	dpb_entry	e;
+
+	memset(phi, 0, sizeof(double) * c->dim);
+	for (k = 0; k < c->n; k++)
+	{
+		dpb_layout_entry(&c->L, k, &e);
+		if (e.ypow != 0)
+			continue;
+		if (e.j < 0 && e.i >= 0)
+		{
+			sx[e.i] = c->z[k];	/* T1: no intercept */
+			has_sx = 1;
+		}
+		else if (c->L.intercept && e.i == 0 && e.j > 0)
+		{
+			sx[e.j - 1] = c->z[k];
+			has_sx = 1;
+		}
+		else if (e.i == e.j && e.i >= c->L.intercept)
+			sxx[e.i - c->L.intercept] = c->z[k];
+	}
+	for (j = 0; j < d; j++)
+	{
+		double		mj = 0,
+					vj;
+
+		if (c->N > 0 && has_sx)
+			mj = fmax(-b, fmin(b, sx[j] / c->N));
+		vj = c->N > 0 ? sxx[j] / c->N - mj * mj : 0;
+		if (!(vj > 0.01 * b * b))
+			vj = 0.01 * b * b;
+		if (vj > 4 * b * b)
+			vj = 4 * b * b;
+		phi[p + j] = mj + 0.1 * b * gsl_ran_ugaussian(rng);
+		phi[p + d + j] = 0.5 * log(vj) + 0.1 * gsl_ran_ugaussian(rng);
+	}
+	for (j = 0; j < p; j++)
+		phi[j] = 0.1 * gsl_ran_ugaussian(rng);
+	for (j = 0; j < c->ncorr; j++)
+		phi[p + 2 * d + j] = 0.1 * gsl_ran_ugaussian(rng);
+}
+
+dpb_status
+dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
+			dpb_err *err)
+{
+	int			nvars = dpb_nvars(r, 0, o->nuisance);
+	double		gain[DPB_MAX_D],
+				center[DPB_MAX_D];
+	dpb_glm_ctx *c;
+	double	   *phi,
+			   *buf,
+			   *theta,
+			   *mu,
+			   *Sigma;
+	dpb_nuts_opts no;
+	dpb_status	st = DPB_OK;
+	int			ci,
+				i;
+
+	if (r->p.mechanism == DPB_MECH_LAPLACE)
+	{
+		dpb_err_set(err, "laplace releases of GLMs are not supported", NULL);
+		return DPB_ENOTSUP;
+	}
+	if (o->method == DPB_METHOD_NAIVE || o->method == DPB_METHOD_NONPRIVATE)
+	{
+		dpb_err_set(err, "this method is not available for this model",
+					"Logistic and Poisson releases are analysed with method \"noise_aware\"; "
+					"the non-private reference is dpbayes.nonprivate_posterior().");
+		return DPB_ENOTSUP;
+	}
+	dpb_feature_map(r, gain, center);
+	c = dpb_glm_ctx_new(r, o);
+	if (c == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	phi = malloc(sizeof(double) * (c->dim + (size_t) o->draws * c->dim +
+								   c->p + c->d + c->d * c->d));
+	if (phi == NULL || dpb_draws_alloc(out, o->chains, o->draws, nvars) != DPB_OK)
+	{
+		free(phi);
+		dpb_glm_ctx_free(c);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	buf = phi + c->dim;
+	theta = buf + (size_t) o->draws * c->dim;
+	mu = theta + c->p;
+	Sigma = mu + c->d;
+	dpb_name_vars(r, 0, o->nuisance, out->names);
+	dpb_nuts_opts_default(&no);
+	no.warmup = o->warmup;
+	no.draws = o->draws;
+	no.target_accept = o->target_accept;
+	no.max_depth = o->max_depth;
+	no.interrupt = o->interrupt;
+	for (ci = 0; ci < o->chains && st == DPB_OK; ci++)
+	{
+		gsl_rng    *rng = dpb_chain_rng(o->seed, ci);
+		dpb_nuts_stats ns;
+		double		grad[DPB_MAX_D * DPB_MAX_D];
+		int			tries;
+
+		if (rng == NULL)
+		{
+			st = DPB_ENOMEM;
+			break;
+		}
+		/* a starting point with a finite density */
+		for (tries = 0; tries < 100; tries++)
+		{
+			dpb_glm_init(c, rng, phi);
+			if (dpb_isfinite(dpb_glm_logp(phi, grad, c)))
+				break;
+		}
+		if (tries == 100)
+		{
+			gsl_rng_free(rng);
+			st = DPB_ENUMERIC;
+			dpb_err_set(err, "the sampler found no valid starting point", NULL);
+			break;
+		}
+		st = dpb_nuts_run(c->dim, dpb_glm_logp, c, phi, &no, rng, buf, &ns);
+		gsl_rng_free(rng);
+		if (st != DPB_OK)
+		{
+			if (st == DPB_EINTR)
+				dpb_err_set(err, "canceling statement due to user request", NULL);
+			else if (st == DPB_ENOMEM)
+				dpb_err_set(err, "out of memory", NULL);
+			else
+				dpb_err_set(err, "the sampler failed", NULL);
+			break;
+		}
+		out->divergences += ns.divergences;
+		out->rejected += ns.invalid;
+		for (i = 0; i < o->draws; i++)
+		{
+			dpb_glm_unpack(c, buf + (size_t) i * c->dim, theta, mu, Sigma);
+			dpb_record_draw(r, gain, center, theta, NULL, mu, Sigma, o->nuisance,
+							out->v + ((size_t) ci * o->draws + i) * nvars);
+		}
+	}
+	free(phi);
+	dpb_glm_ctx_free(c);
+	if (st != DPB_OK)
+		dpb_draws_free(out);
+	return st;
+}

@@ -1,0 +1,38 @@
+/*
+ * glm_model.h — noise-aware logistic and Poisson regression on a release
+ * (Kulkarni et al. 2021, with exact moments): the release likelihood
+ * z ~ N(N m(phi), N V(phi) + D), priors, the unconstrained
+ * parametrization, and the NUTS driver.  See docs/posterior.md.
+ */
+#ifndef DPB_GLM_MODEL_H
+#define DPB_GLM_MODEL_H
+
+#include "posterior.h"
+
+/* Unconstrained parameters: theta (p), mu (d), log tau (d), and the
+ * d(d-1)/2 canonical partial correlations of the correlation matrix Omega
+ * through tanh (Stan's cholesky_corr transform); Sigma = diag(tau) Omega
+ * diag(tau). */
+int			dpb_glm_dim(int d, int intercept);
+
+typedef struct dpb_glm_ctx dpb_glm_ctx;
+
+/* Builds the model of release r (logistic or poisson, gaussian or none
+ * mechanism) with the options' priors; NULL on allocation failure. */
+dpb_glm_ctx *dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o);
+void		dpb_glm_ctx_free(dpb_glm_ctx *c);
+
+/* Log posterior density (up to a constant) at phi and its gradient. */
+double		dpb_glm_logp(const double *phi, double *grad, void *ctx);
+
+/* A starting point (from the release's moments, jittered by rng). */
+void		dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi);
+
+/* (theta, mu, Sigma) in scaled units from phi. */
+void		dpb_glm_unpack(const dpb_glm_ctx *c, const double *phi, double *theta,
+						   double *mu, double *Sigma);
+
+dpb_status	dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o,
+						dpb_draws *out, dpb_err *err);
+
+#endif

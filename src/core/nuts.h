@@ -1,0 +1,81 @@
+/*
+ * nuts.h — the No-U-Turn sampler with Stan's warmup adaptation.
+ *
+ * Multinomial NUTS (Hoffman & Gelman 2014; Betancourt 2017, "A conceptual
+ * introduction to Hamiltonian Monte Carlo") with the generalized no-U-turn
+ * criterion, checked across merged subtrees as in Stan >= 2.21, and biased
+ * progressive sampling at the top level.  Euclidean metric, diagonal.
+ *
+ * Warmup as in Stan: the initial step-size heuristic, dual averaging of the
+ * step size towards an average acceptance statistic target_accept, and a
+ * windowed estimate of the inverse metric (fast buffer 75, slow windows of
+ * 25 doubling, terminal buffer 50; 15% / 75% / 10% of the warmup when it is
+ * shorter than 150; no metric adaptation below 20 warmup iterations).
+ * See nuts.c for the details.
+ */
+#ifndef DPB_NUTS_H
+#define DPB_NUTS_H
+
+#include "dpb.h"
+#include "posterior.h"			/* dpb_interrupt_fn */
+
+#include <gsl/gsl_rng.h>
+
+/*
+ * Log density (up to a constant) at x (dim values); writes its gradient into
+ * grad (dim values) and returns the log density.  A non-finite return value
+ * (NaN, +-inf) marks an invalid point: the sampler treats it as a divergence
+ * of the trajectory (a rejection), never crashes; grad may be left unset then.
+ * The sampler never calls f at a non-finite x.
+ */
+typedef double (*dpb_logp_fn) (const double *x, double *grad, void *ctx);
+
+typedef struct dpb_nuts_opts
+{
+	int			warmup;			/* adaptation iterations (>= 0) */
+	int			draws;			/* kept iterations (>= 0) */
+	double		target_accept;	/* dual-averaging target, in (0, 1) */
+	int			max_depth;		/* tree depth limit, 1 .. 30 */
+	dpb_interrupt_fn interrupt; /* polled every iteration, may be NULL */
+} dpb_nuts_opts;
+
+typedef struct dpb_nuts_stats
+{
+	long		divergences;	/* divergent transitions after warmup */
+	long		warmup_divergences; /* ... during warmup */
+	long		invalid;		/* evaluations with a non-finite log density
+								 * or gradient (warmup included) */
+	double		step_size;		/* adapted step size */
+	double		mean_accept;	/* mean acceptance statistic after warmup */
+	double		mean_tree_depth;	/* after warmup */
+	long		gradient_evals; /* calls of f, warmup and heuristics included */
+} dpb_nuts_stats;
+
+/* warmup 1000, draws 1000, target_accept 0.8, max_depth 10, no interrupt */
+void		dpb_nuts_opts_default(dpb_nuts_opts *o);
+
+/*
+ * Runs one chain from init (dim values; f must be finite there, with a
+ * finite gradient, else DPB_EINVAL).  draws receives o->draws x dim values,
+ * row-major, after warmup.  rng is seeded by the caller.  o == NULL means
+ * the defaults; stats may be NULL.
+ *
+ * Returns DPB_OK; DPB_EINVAL for bad arguments; DPB_EINTR when o->interrupt
+ * (called at least once per iteration) returns nonzero; DPB_ENOMEM; and
+ * DPB_ENUMERIC when the step-size heuristic finds no usable step size (it
+ * grows beyond 1e7, which means an improper density, or underflows to 0).
+ * Everything allocated is freed on every path; stats are filled in any case
+ * (with what was done so far).
+ */
+dpb_status	dpb_nuts_run(int dim, dpb_logp_fn f, void *ctx, const double *init,
+						 const dpb_nuts_opts *o, gsl_rng *rng, double *draws,
+						 dpb_nuts_stats *stats);
+
+/* The same; inv_metric (dim values, may be NULL) receives the diagonal
+ * inverse metric after warmup (the adapted posterior variances). */
+dpb_status	dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx,
+								const double *init, const dpb_nuts_opts *o,
+								gsl_rng *rng, double *draws,
+								dpb_nuts_stats *stats, double *inv_metric);
+
+#endif							/* DPB_NUTS_H */
