@@ -24,7 +24,8 @@ const char *unit_current = "";
 	X(params) \
 	X(noise) \
 	X(release) \
-	X(glm_moments)
+	X(glm_moments) \
+	X(nuts)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

@@ -713,8 +713,8 @@ done:
 		stats->warmup_divergences = div_warm;
 		stats->invalid = s->invalid;
 		stats->step_size = s->eps;
-		stats->mean_accept = kept > 0 ? sum_accept / kept : 0.0;
-		stats->mean_tree_depth = kept > 0 ? sum_depth / kept : 0.0;
+		stats->mean_accept = kept > 0 ? sum_accept / (double) kept : 0.0;
+		stats->mean_tree_depth = kept > 0 ? sum_depth / (double) kept : 0.0;
 		stats->gradient_evals = s->grad_evals;
 	}
 	if (inv_metric != NULL)

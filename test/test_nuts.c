@@ -1,0 +1,742 @@
+/*
+ * test_nuts.c — the No-U-Turn sampler (nuts.c) on targets with known
+ * answers: iid and badly scaled normals, short warmups, a correlated normal,
+ * a half-normal with an invalid region, Neal's funnel (divergences),
+ * interruption and error paths, a Bayesian logistic regression against an
+ * importance-sampling reference, and simulation-based calibration on a
+ * conjugate normal model.
+ *
+ * Seeds are fixed; building with -DSEED_SHIFT=k reruns everything on other
+ * seeds: k = 0..60 all pass.  Each check fails on purpose-broken samplers
+ * (always taking the second half's proposal, no U-turn check or a reversed
+ * one, a missing leapfrog half step, wrong momentum scale, sign errors in
+ * the weights or the dual averaging, no x_bar at the end of warmup, the
+ * acceptance statistic without min(1, .), no metric update, sd instead of
+ * variance, no window doubling, no divergence threshold, -inf treated as a
+ * valid density, always jumping to the new subtree).
+ */
+#include "unit.h"
+
+#include "diag.h"
+#include "nuts.h"
+#include "posterior.h"
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#define CHAINS 4
+
+/* build with -DSEED_SHIFT=k to rerun every test on other seeds */
+#ifndef SEED_SHIFT
+#define SEED_SHIFT 0
+#endif
+
+/* ---------------------------------------------------------------- targets */
+
+/* independent normals N(mean_i, sd_i^2); sd == NULL: standard */
+typedef struct normal_ctx
+{
+	int			dim;
+	const double *sd;
+	const double *mean;
+} normal_ctx;
+
+static double
+normal_logp(const double *x, double *g, void *ctx)
+{
+	const normal_ctx *c = ctx;
+	double		lp = 0.0;
+
+	for (int i = 0; i < c->dim; i++)
+	{
+		double		s = c->sd ? c->sd[i] : 1.0,
+					z = (x[i] - (c->mean ? c->mean[i] : 0.0)) / s;
+
+		lp -= 0.5 * z * z;
+		g[i] = -z / s;
+	}
+	return lp;
+}
+
+/* 2-D normal, unit variances, correlation rho */
+static double
+corr_logp(const double *x, double *g, void *ctx)
+{
+	double		r = *(const double *) ctx,
+				k = 1.0 / (1.0 - r * r);
+
+	g[0] = -k * (x[0] - r * x[1]);
+	g[1] = -k * (x[1] - r * x[0]);
+	return -0.5 * k * (x[0] * x[0] - 2.0 * r * x[0] * x[1] + x[1] * x[1]);
+}
+
+/* half-normal in x0 (-inf for x0 < 0; grad left unset there), N(0,1) in x1 */
+static double
+halfnormal_logp(const double *x, double *g, void *ctx)
+{
+	if (x[0] < 0.0)
+		return -INFINITY;
+	g[0] = -x[0];
+	g[1] = -x[1];
+	return -0.5 * (x[0] * x[0] + x[1] * x[1]);
+}
+
+/* Neal's funnel: v ~ N(0, 3^2), x_i | v ~ N(0, e^v), i = 1..dim-1 */
+static double
+funnel_logp(const double *x, double *g, void *ctx)
+{
+	int			dim = *(const int *) ctx;
+	double		v = x[0],
+				lp = -v * v / 18.0 - 0.5 * (dim - 1) * v;
+
+	g[0] = -v / 9.0 - 0.5 * (dim - 1);
+	for (int i = 1; i < dim; i++)
+	{
+		double		e = exp(-v) * x[i];
+
+		lp -= 0.5 * x[i] * e;
+		g[0] += 0.5 * x[i] * e;
+		g[i] = -e;
+	}
+	return lp;
+}
+
+/* logistic regression, beta ~ N(0, 5^2 I) */
+typedef struct logit_ctx
+{
+	int			n,
+				d;
+	const double *X;			/* n x d */
+	const int  *y;
+} logit_ctx;
+
+static double
+logit_logp(const double *b, double *g, void *ctx)
+{
+	const logit_ctx *c = ctx;
+	double		lp = 0.0;
+	int			j;
+
+	for (j = 0; j < c->d; j++)
+	{
+		lp -= b[j] * b[j] / 50.0;
+		g[j] = -b[j] / 25.0;
+	}
+	for (int i = 0; i < c->n; i++)
+	{
+		const double *x = c->X + (size_t) i * c->d;
+		double		eta = 0.0,
+					p;
+
+		for (j = 0; j < c->d; j++)
+			eta += x[j] * b[j];
+		/* y log s(eta) + (1 - y) log(1 - s(eta)), stable */
+		lp += (c->y[i] ? eta : 0.0) -
+			(eta > 0 ? eta + log1p(exp(-eta)) : log1p(exp(eta)));
+		p = 1.0 / (1.0 + exp(-eta));
+		for (j = 0; j < c->d; j++)
+			g[j] += (c->y[i] - p) * x[j];
+	}
+	return lp;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* CHAINS chains from inits drawn uniformly in [-2, 2]^dim (+ offset); draws
+ * are (chain, iteration, dim) row-major.  Returns the first bad status. */
+static dpb_status
+run_chains(int dim, dpb_logp_fn f, void *ctx, const dpb_nuts_opts *o,
+		   uint64_t seed, double init_lo, double init_hi, double *draws,
+		   dpb_nuts_stats *st, double *metric)
+{
+	double		init[64];
+
+	for (int c = 0; c < CHAINS; c++)
+	{
+		gsl_rng    *rng = dpb_chain_rng(seed + 1000 * SEED_SHIFT, c);
+		dpb_status	s;
+
+		for (int i = 0; i < dim; i++)
+			init[i] = init_lo + (init_hi - init_lo) * gsl_rng_uniform(rng);
+		s = dpb_nuts_run_metric(dim, f, ctx, init, o, rng,
+								draws + (size_t) c * o->draws * dim, &st[c],
+								metric ? metric + (size_t) c * dim : NULL);
+		gsl_rng_free(rng);
+		if (s != DPB_OK)
+			return s;
+	}
+	return DPB_OK;
+}
+
+/* component k as chain-major vector x[c * n + i] */
+static void
+column(const double *draws, int chains, int n, int dim, int k, double *x)
+{
+	for (int c = 0; c < chains; c++)
+		for (int i = 0; i < n; i++)
+			x[c * n + i] = draws[((size_t) c * n + i) * dim + k];
+}
+
+static double
+variance(const double *x, int n)
+{
+	double		m = 0.0,
+				v = 0.0;
+
+	for (int i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m);
+	return v / (n - 1);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+/* 10-D standard normal, 4 x 1000 after 1000 warmup */
+static void
+test_std_normal(void)
+{
+	enum { D = 10, N = 1000 };
+	normal_ctx	ctx = {D, NULL, NULL};
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				x[CHAINS * N],
+				min_ess = INFINITY,
+				max_rhat = 0.0,
+				max_z = 0.0,
+				max_verr = 0.0,
+				leapfrogs = 0.0;
+	long		div = 0,
+				wdiv = 0;
+
+	dpb_nuts_opts_default(&o);
+	CHECK(run_chains(D, normal_logp, &ctx, &o, 101, -2, 2, draws, st, NULL) == DPB_OK,
+		  "run");
+	for (int k = 0; k < D; k++)
+	{
+		dpb_summary s;
+
+		column(draws, CHAINS, N, D, k, x);
+		dpb_summarize(x, CHAINS, N, &s);
+		/* MC-SE of the mean: sd / sqrt(ESS) */
+		max_z = fmax(max_z, fabs(s.mean) / (s.sd / sqrt(s.ess_bulk)));
+		max_verr = fmax(max_verr, fabs(s.sd * s.sd - 1.0));
+		max_rhat = fmax(max_rhat, s.rhat);
+		min_ess = fmin(min_ess, s.ess_bulk);
+	}
+	CHECK(max_z < 4.0, "mean: max |mean| / MCSE = %g", max_z);
+	/* ESS of x^2 is ~ 1600 here: 12% is 3.4 sd */
+	CHECK(max_verr < 0.12, "variance: max |var - 1| = %g", max_verr);
+	CHECK(max_rhat < 1.01, "R-hat %g", max_rhat);
+	CHECK(min_ess > 1000, "bulk ESS %g", min_ess);
+	for (int c = 0; c < CHAINS; c++)
+	{
+		CHECK(st[c].mean_accept > 0.7 && st[c].mean_accept < 0.95,
+			  "chain %d: mean accept %g", c, st[c].mean_accept);
+		div += st[c].divergences;
+		wdiv += st[c].warmup_divergences;
+		leapfrogs += (double) st[c].gradient_evals / (2 * N);
+	}
+	CHECK(div == 0, "divergences after warmup: %ld", div);
+	/* NUTS stops at the U-turn: ~2^2.7 steps here, not 2^max_depth */
+	CHECK(leapfrogs / CHAINS < 15, "%g gradients / iteration", leapfrogs / CHAINS);
+	printf("  nuts 10-D normal: max|mean|/MCSE %.2f, max|var-1| %.3f, "
+		   "R-hat <= %.4f, bulk ESS >= %.0f, accept %.3f, step %.3f, "
+		   "depth %.2f, %.1f gradients / iteration, %ld warmup divergences\n",
+		   max_z, max_verr, max_rhat, min_ess, st[0].mean_accept,
+		   st[0].step_size, st[0].mean_tree_depth, leapfrogs / CHAINS, wdiv);
+	free(draws);
+}
+
+/* sds from 0.01 to 100: the adapted inverse metric recovers the variances.
+ * It is the variance of the 500 draws of the last window (relative sd ~ 8%
+ * per chain): each chain within 40%, the mean of the 4 chains within 20%. */
+static void
+test_scaled(void)
+{
+	enum { D = 5, N = 1000 };
+	const double sd[D] = {0.01, 0.1, 1.0, 10.0, 100.0};
+	normal_ctx	ctx = {D, sd, NULL};
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				x[CHAINS * N],
+				metric[CHAINS * D],
+				max_merr = 0.0,
+				max_cerr = 0.0,
+				max_verr = 0.0,
+				min_ess = INFINITY;
+
+	dpb_nuts_opts_default(&o);
+	CHECK(run_chains(D, normal_logp, &ctx, &o, 202, -2, 2, draws, st, metric) == DPB_OK,
+		  "run");
+	for (int k = 0; k < D; k++)
+	{
+		double		avg = 0.0;
+
+		column(draws, CHAINS, N, D, k, x);
+		for (int c = 0; c < CHAINS; c++)
+		{
+			double		r = metric[c * D + k] / (sd[k] * sd[k]);
+
+			max_cerr = fmax(max_cerr, fabs(r - 1.0));
+			avg += r / CHAINS;
+		}
+		max_merr = fmax(max_merr, fabs(avg - 1.0));
+		max_verr = fmax(max_verr, fabs(variance(x, CHAINS * N) / (sd[k] * sd[k]) - 1.0));
+		min_ess = fmin(min_ess, dpb_ess_bulk(x, CHAINS, N));
+	}
+	CHECK(max_merr < 0.20, "metric, mean of the chains: max relative error %g", max_merr);
+	CHECK(max_cerr < 0.40, "metric, each chain: max relative error %g", max_cerr);
+	CHECK(max_verr < 0.12, "draws: max relative variance error %g", max_verr);
+	CHECK(min_ess > 400, "bulk ESS %g", min_ess);
+	printf("  nuts scaled normal: metric max rel. err %.3f (chains' mean), %.3f "
+		   "(any chain), draws var err %.3f, ESS >= %.0f, step %.3f\n",
+		   max_merr, max_cerr, max_verr, min_ess, st[0].step_size);
+	free(draws);
+}
+
+/* short warmups: 100 iterations (Stan's 15% / 75% / 10% schedule: one
+ * window of 75), below 20 (no metric adaptation), none (step size from the
+ * heuristic only); these check the schedule, not the accuracy */
+static void
+test_short_warmup(void)
+{
+	enum { D = 3, N = 500 };
+	const double sd[D] = {0.1, 1.0, 10.0};
+	normal_ctx	ctx = {D, sd, NULL};
+	double		init[D] = {0.05, 0.5, 5.0},
+				metric[D],
+				x[N],
+			   *draws = malloc(sizeof(double) * N * D);
+	dpb_nuts_opts o;
+	dpb_nuts_stats st;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		max_err = 0.0;
+	int			ones = 1;
+
+	gsl_rng_set(rng, 808 + 1000 * SEED_SHIFT);
+	dpb_nuts_opts_default(&o);
+	o.draws = N;
+	o.warmup = 100;
+	CHECK(dpb_nuts_run_metric(D, normal_logp, &ctx, init, &o, rng, draws, &st, metric) == DPB_OK,
+		  "warmup 100");
+	for (int k = 0; k < D; k++)
+		max_err = fmax(max_err, fabs(log(metric[k] / (sd[k] * sd[k]))));
+	/* 75 draws right after the start: only roughly (unadapted: 100) */
+	CHECK(max_err < log(5.0), "warmup 100: metric off by a factor %g", exp(max_err));
+	o.warmup = 19;
+	CHECK(dpb_nuts_run_metric(D, normal_logp, &ctx, init, &o, rng, draws, &st, metric) == DPB_OK,
+		  "warmup 19");
+	for (int k = 0; k < D; k++)
+		ones &= metric[k] == 1.0;
+	CHECK(ones, "warmup 19: metric adapted");
+	o.warmup = 0;
+	CHECK(dpb_nuts_run(D, normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_OK,
+		  "warmup 0");
+	for (int i = 0; i < N; i++)
+		x[i] = draws[i * D + 1];
+	CHECK(st.step_size > 0.0 && st.step_size < 1.0 && dpb_isfinite(variance(x, N)),
+		  "warmup 0: step size %g (heuristic, from 1)", st.step_size);
+	printf("  nuts short warmup: 100 -> metric within a factor %.2f; 0 -> step %.3f, "
+		   "var %.3f\n", exp(max_err), st.step_size, variance(x, N));
+	gsl_rng_free(rng);
+	free(draws);
+}
+
+/* correlated 2-D normal, rho = 0.95 (4 x 2500: with a diagonal metric the
+ * ESS of the variances is only ~ 0.3 per draw) */
+static void
+test_correlated(void)
+{
+	enum { D = 2, N = 2500 };
+	double		rho = 0.95;
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				m[2] = {0, 0},
+				c[3] = {0, 0, 0};
+	int			S = CHAINS * N;
+
+	dpb_nuts_opts_default(&o);
+	o.draws = N;
+	CHECK(run_chains(D, corr_logp, &rho, &o, 303, -2, 2, draws, st, NULL) == DPB_OK,
+		  "run");
+	for (int i = 0; i < S; i++)
+	{
+		m[0] += draws[2 * i] / S;
+		m[1] += draws[2 * i + 1] / S;
+	}
+	for (int i = 0; i < S; i++)
+	{
+		double		a = draws[2 * i] - m[0],
+					b = draws[2 * i + 1] - m[1];
+
+		c[0] += a * a / (S - 1);
+		c[1] += a * b / (S - 1);
+		c[2] += b * b / (S - 1);
+	}
+	CHECK(fabs(c[0] - 1) < 0.1 && fabs(c[2] - 1) < 0.1,
+		  "variances %g %g", c[0], c[2]);
+	CHECK(fabs(c[1] - rho) < 0.1, "covariance %g", c[1]);
+	CHECK(fabs(c[1] / sqrt(c[0] * c[2]) - rho) < 0.01,
+		  "correlation %g", c[1] / sqrt(c[0] * c[2]));
+	CHECK(fabs(m[0]) < 0.15 && fabs(m[1]) < 0.15, "means %g %g", m[0], m[1]);
+	printf("  nuts rho = 0.95: var %.3f %.3f, cov %.3f, corr %.4f, mean %.3f %.3f\n",
+		   c[0], c[2], c[1], c[1] / sqrt(c[0] * c[2]), m[0], m[1]);
+	free(draws);
+}
+
+/* half-normal: x0 < 0 is invalid (log density -inf) */
+static void
+test_invalid_region(void)
+{
+	enum { D = 2, N = 1000 };
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				x[CHAINS * N],
+				want = sqrt(2.0 / M_PI);
+	dpb_summary s;
+	long		invalid = 0;
+	int			bad = 0;
+
+	dpb_nuts_opts_default(&o);
+	CHECK(run_chains(D, halfnormal_logp, NULL, &o, 404, 0.1, 2, draws, st, NULL) == DPB_OK,
+		  "run");
+	column(draws, CHAINS, N, D, 0, x);
+	for (int i = 0; i < CHAINS * N; i++)
+		bad += !(x[i] >= 0.0);
+	for (int c = 0; c < CHAINS; c++)
+		invalid += st[c].invalid;
+	dpb_summarize(x, CHAINS, N, &s);
+	CHECK(bad == 0, "%d draws in the invalid region", bad);
+	CHECK(invalid > 0, "invalid evaluations counted: %ld", invalid);
+	CHECK(fabs(s.mean - want) < 4.0 * s.sd / sqrt(s.ess_bulk),
+		  "mean %g, want %g (MCSE %g)", s.mean, want, s.sd / sqrt(s.ess_bulk));
+	CHECK(fabs(s.sd * s.sd - (1 - 2 / M_PI)) < 0.25 * (1 - 2 / M_PI),
+		  "variance %g, want %g", s.sd * s.sd, 1 - 2 / M_PI);
+	printf("  nuts half-normal: mean %.4f (want %.4f, MCSE %.4f), var %.4f, "
+		   "invalid %ld, divergences %ld\n", s.mean, want,
+		   s.sd / sqrt(s.ess_bulk), s.sd * s.sd, invalid, st[0].divergences);
+	free(draws);
+}
+
+/* Neal's funnel in 10-D: divergences are reported, the run completes.
+ * (The neck is rarely visited: ~5 divergences per 1000 draws, very
+ * unevenly; 4 x 2000 draws make zero unlikely.) */
+static void
+test_funnel(void)
+{
+	enum { D = 10, N = 2000 };
+	int			dim = D;
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D);
+	long		div = 0,
+				wdiv = 0;
+	int			finite = 1;
+
+	dpb_nuts_opts_default(&o);
+	o.draws = N;
+	CHECK(run_chains(D, funnel_logp, &dim, &o, 505, -1, 1, draws, st, NULL) == DPB_OK,
+		  "run");
+	for (int c = 0; c < CHAINS; c++)
+	{
+		div += st[c].divergences;
+		wdiv += st[c].warmup_divergences;
+	}
+	for (int i = 0; i < CHAINS * N * D; i++)
+		finite &= dpb_isfinite(draws[i]);
+	CHECK(div > 0, "divergences after warmup: %ld", div);
+	CHECK(finite, "non-finite draws");
+	printf("  nuts funnel: %ld divergences after warmup (%ld in warmup) in %d "
+		   "iterations\n", div, wdiv, CHAINS * N);
+	free(draws);
+}
+
+/* improper: flat */
+static double
+flat_logp(const double *x, double *g, void *ctx)
+{
+	g[0] = 0.0;
+	return 0.0;
+}
+
+/* finite log density, NaN gradient */
+static double
+nan_grad_logp(const double *x, double *g, void *ctx)
+{
+	g[0] = NAN;
+	return 0.0;
+}
+
+static int	interrupt_calls;
+
+static int
+interrupt_after_150(void)
+{
+	return ++interrupt_calls > 150;
+}
+
+/* interruption during warmup and during sampling; error paths */
+static void
+test_interrupt(void)
+{
+	normal_ctx	ctx = {3, NULL, NULL};
+	double		init[3] = {1, 2, 3},
+				draws[100 * 3];
+	dpb_nuts_opts o;
+	dpb_nuts_stats st;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	dpb_nuts_opts_default(&o);
+	o.interrupt = interrupt_after_150;
+	interrupt_calls = 0;
+	CHECK(dpb_nuts_run(3, normal_logp, &ctx, init, &o, rng, NULL, &st) == DPB_EINVAL,
+		  "NULL draws");
+	o.draws = 100;
+	CHECK(dpb_nuts_run(3, normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINTR,
+		  "interrupt in warmup");
+	CHECK(interrupt_calls == 151, "interrupt calls %d", interrupt_calls);
+	o.warmup = 100;
+	interrupt_calls = 0;
+	CHECK(dpb_nuts_run(3, normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINTR,
+		  "interrupt while sampling");
+	o.interrupt = NULL;
+	CHECK(dpb_nuts_run(3, normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_OK,
+		  "no interrupt");
+	init[0] = -1.0;
+	CHECK(dpb_nuts_run(2, halfnormal_logp, NULL, init, &o, rng, draws, &st) == DPB_EINVAL,
+		  "invalid init");
+	CHECK(dpb_nuts_run(1, nan_grad_logp, NULL, init, &o, rng, draws, &st) == DPB_EINVAL,
+		  "NaN gradient at init");
+	CHECK(dpb_nuts_run(1, flat_logp, NULL, init, &o, rng, draws, &st) == DPB_ENUMERIC,
+		  "improper density");
+	o.target_accept = 1.0;
+	CHECK(dpb_nuts_run(3, normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINVAL,
+		  "target_accept 1");
+	gsl_rng_free(rng);
+}
+
+/* Newton mode and Laplace covariance of the logistic posterior (d = 2) */
+static void
+logit_laplace(const logit_ctx *c, double *mode, double *cov)
+{
+	double		g[2];
+
+	mode[0] = mode[1] = 0.0;
+	for (int it = 0; it < 50; it++)
+	{
+		double		H[3] = {1.0 / 25, 0.0, 1.0 / 25},	/* minus Hessian */
+					det;
+
+		logit_logp(mode, g, (void *) c);
+		for (int i = 0; i < c->n; i++)
+		{
+			const double *x = c->X + 2 * i;
+			double		p = 1.0 / (1.0 + exp(-(x[0] * mode[0] + x[1] * mode[1]))),
+						w = p * (1 - p);
+
+			H[0] += w * x[0] * x[0];
+			H[1] += w * x[0] * x[1];
+			H[2] += w * x[1] * x[1];
+		}
+		det = H[0] * H[2] - H[1] * H[1];
+		cov[0] = H[2] / det;
+		cov[1] = -H[1] / det;
+		cov[2] = H[0] / det;
+		mode[0] += cov[0] * g[0] + cov[1] * g[1];
+		mode[1] += cov[1] * g[0] + cov[2] * g[1];
+	}
+}
+
+/* Bayesian logistic regression: NUTS against self-normalised importance
+ * sampling from a t_4 around the Laplace approximation */
+static void
+test_logistic(void)
+{
+	enum { NOBS = 200, N = 1000, NIS = 200000 };
+	double		X[NOBS * 2],
+				mode[2],
+				cov[3],
+				ref[2] = {0, 0},
+				ref2[2] = {0, 0},
+				sw = 0.0,
+				g[2],
+				lmax = -INFINITY,
+				L[3];
+	int			y[NOBS];
+	logit_ctx	c = {NOBS, 2, X, y};
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * 2),
+				x[CHAINS * N],
+			   *lw = malloc(sizeof(double) * NIS),
+			   *th = malloc(sizeof(double) * NIS * 2);
+
+	gsl_rng_set(rng, 606 + 1000 * SEED_SHIFT);
+	for (int i = 0; i < NOBS; i++)
+	{
+		X[2 * i] = 1.0;
+		X[2 * i + 1] = gsl_ran_ugaussian(rng);
+		y[i] = gsl_rng_uniform(rng) < 1.0 / (1.0 + exp(-(-0.5 + 1.5 * X[2 * i + 1])));
+	}
+	logit_laplace(&c, mode, cov);
+
+	/* reference: importance sampling, proposal mode + L t_4 */
+	L[0] = sqrt(cov[0]);
+	L[1] = cov[1] / L[0];
+	L[2] = sqrt(cov[2] - L[1] * L[1]);
+	for (int s = 0; s < NIS; s++)
+	{
+		double		z0 = gsl_ran_ugaussian(rng),
+					z1 = gsl_ran_ugaussian(rng),
+					w = gsl_ran_chisq(rng, 4.0) / 4.0,
+					q;
+
+		z0 /= sqrt(w);
+		z1 /= sqrt(w);
+		th[2 * s] = mode[0] + L[0] * z0;
+		th[2 * s + 1] = mode[1] + L[1] * z0 + L[2] * z1;
+		q = -3.0 * log1p((z0 * z0 + z1 * z1) / 4.0);	/* t_4 in 2-D */
+		lw[s] = logit_logp(th + 2 * s, g, &c) - q;
+		lmax = fmax(lmax, lw[s]);
+	}
+	for (int s = 0; s < NIS; s++)
+	{
+		double		w = exp(lw[s] - lmax);
+
+		sw += w;
+		for (int k = 0; k < 2; k++)
+		{
+			ref[k] += w * th[2 * s + k];
+			ref2[k] += w * th[2 * s + k] * th[2 * s + k];
+		}
+	}
+	for (int k = 0; k < 2; k++)
+	{
+		ref[k] /= sw;
+		ref2[k] = ref2[k] / sw - ref[k] * ref[k];
+	}
+
+	dpb_nuts_opts_default(&o);
+	CHECK(run_chains(2, logit_logp, &c, &o, 607, -2, 2, draws, st, NULL) == DPB_OK,
+		  "run");
+	for (int k = 0; k < 2; k++)
+	{
+		dpb_summary s;
+		double		mcse;
+
+		column(draws, CHAINS, N, 2, k, x);
+		dpb_summarize(x, CHAINS, N, &s);
+		mcse = s.sd / sqrt(s.ess_bulk);
+		CHECK(fabs(s.mean - ref[k]) < 4.0 * mcse,
+			  "beta%d: mean %g, reference %g, MCSE %g", k, s.mean, ref[k], mcse);
+		CHECK(fabs(s.sd / sqrt(ref2[k]) - 1) < 0.1,
+			  "beta%d: sd %g, reference %g", k, s.sd, sqrt(ref2[k]));
+		CHECK(s.rhat < 1.01, "beta%d: R-hat %g", k, s.rhat);
+		printf("  nuts logistic beta%d: mean %.4f (IS %.4f, mode %.4f, MCSE %.4f), "
+			   "sd %.4f (IS %.4f, Laplace %.4f), ESS %.0f\n", k, s.mean, ref[k],
+			   mode[k], mcse, s.sd, sqrt(ref2[k]), sqrt(cov[2 * k]), s.ess_bulk);
+	}
+	gsl_rng_free(rng);
+	free(draws);
+	free(lw);
+	free(th);
+}
+
+/* mu ~ N(0, I_2), y_i ~ N(mu, I_2), i = 1..ny: log prior + log likelihood */
+typedef struct conj_ctx
+{
+	int			ny;
+	const double *y;			/* ny x 2 */
+} conj_ctx;
+
+static double
+conj_logp(const double *mu, double *g, void *ctx)
+{
+	const conj_ctx *c = ctx;
+	double		lp = -0.5 * (mu[0] * mu[0] + mu[1] * mu[1]);
+
+	g[0] = -mu[0];
+	g[1] = -mu[1];
+	for (int i = 0; i < c->ny; i++)
+		for (int k = 0; k < 2; k++)
+		{
+			double		r = c->y[2 * i + k] - mu[k];
+
+			lp -= 0.5 * r * r;
+			g[k] += r;
+		}
+	return lp;
+}
+
+/* SBC (Talts et al. 2018): mu ~ N(0, I_2), y_1..5 ~ N(mu, I_2); the rank
+ * of the true mu_k among 99 draws (every 2nd of 198) must be uniform */
+static void
+test_sbc(void)
+{
+	enum { REPS = 100, NY = 5, L = 99, THIN = 2 };
+	int			ranks[2][REPS];
+	double		draws[L * THIN * 2],
+				y[NY * 2],
+				init[2] = {0, 0},
+				p[2];
+	conj_ctx	ctx = {NY, y};
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	dpb_nuts_opts o;
+	int			fails = 0;
+
+	gsl_rng_set(rng, 707 + 1000 * SEED_SHIFT);
+	dpb_nuts_opts_default(&o);
+	o.warmup = 200;
+	o.draws = L * THIN;
+	for (int r = 0; r < REPS; r++)
+	{
+		double		mu[2];
+
+		for (int k = 0; k < 2; k++)
+		{
+			mu[k] = gsl_ran_ugaussian(rng);
+			for (int i = 0; i < NY; i++)
+				y[2 * i + k] = mu[k] + gsl_ran_ugaussian(rng);
+		}
+		fails += dpb_nuts_run(2, conj_logp, &ctx, init, &o, rng, draws, NULL) != DPB_OK;
+		for (int k = 0; k < 2; k++)
+		{
+			ranks[k][r] = 0;
+			for (int i = 0; i < L; i++)
+				ranks[k][r] += draws[(i * THIN + THIN - 1) * 2 + k] < mu[k];
+		}
+	}
+	CHECK(fails == 0, "%d runs failed", fails);
+	for (int k = 0; k < 2; k++)
+	{
+		p[k] = sim_rank_pvalue(ranks[k], REPS, L, rng);
+		CHECK(p[k] > 0.01, "SBC mu%d: KS p = %g", k, p[k]);
+	}
+	printf("  nuts SBC (100 replications): KS p = %.3f, %.3f\n", p[0], p[1]);
+	gsl_rng_free(rng);
+}
+
+void
+test_nuts(void)
+{
+	test_std_normal();
+	test_scaled();
+	test_short_warmup();
+	test_correlated();
+	test_invalid_region();
+	test_funnel();
+	test_interrupt();
+	test_logistic();
+	test_sbc();
+}
