@@ -21,6 +21,7 @@ psql -X -q -v ON_ERROR_STOP=1 <<'SQL'
 CREATE EXTENSION dpbayes;
 CREATE TABLE res (norm float8, moments text, variable text, ks float8, covers boolean,
                   rhat float8, truth float8, q5 float8, q95 float8);
+CREATE TABLE draws (src text, variable text, value float8);
 -- the two-sample KS distance between the draws of two sources, per variable
 CREATE FUNCTION ks(a text, b text) RETURNS TABLE (variable text, ks float8) LANGUAGE sql AS $$
   WITH e AS (SELECT variable, src, cume_dist() OVER (PARTITION BY variable, src ORDER BY value) f, value
@@ -45,7 +46,8 @@ FROM (SELECT sqrt(-2 * ln(1 - u1)) * cos(2 * pi() * u2) AS x1,
       FROM (SELECT random() u1, random() u2 FROM generate_series(1, :n)) s) s;
 CREATE TEMP TABLE rel AS SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1,
     delta => 1e-5, clip => 3)) AS r FROM d;
-CREATE TEMP TABLE draws AS
+TRUNCATE draws;
+INSERT INTO draws
 SELECT 'exact' AS src, variable, value FROM rel, dpbayes.posterior(r, draws => 500, chains => 2,
     warmup => 500, seed => 1, options => '{"moments": "exact", "theta_scale": 10}')
 UNION ALL
