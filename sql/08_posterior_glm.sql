@@ -93,4 +93,11 @@ SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRA
     dpbayes.privacy(epsilon => 1), seed => 1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('logistic', ARRAY[['NaN'::float8]], ARRAY[1.0],
     dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+-- a long NUTS run stops promptly when cancelled (statement_timeout)
+CREATE TEMP TABLE t0 AS SELECT clock_timestamp() AS t;
+SET statement_timeout = '300ms';
+SELECT count(*) FROM glmrel, dpbayes.posterior(rc, draws => 100000, chains => 16,
+                                               warmup => 100000, seed => 1);
+RESET statement_timeout;
+SELECT clock_timestamp() - t < interval '1.3 s' AS cancelled_within_a_second FROM t0;
 DROP TABLE glm, glmrel;
