@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/glm_accuracy_sweep.sh — accuracy of noise-aware logistic regression
 # versus signal strength: ||theta|| from 0.5 to 6 on synthetic data (d = 2,
-# x ~ N(0, I) used as given with clip 3, N = NROWS, epsilon = 1), for the
+# x ~ N(0, I) used as given with clip CLIP (3), N = NROWS, epsilon = 1), for the
 # exact moments and the GLM paper's Taylor moments: the KS distance between
 # the noise-aware and the non-private posterior draws of each coefficient,
 # and whether the 90% interval covers the true theta.  Writes
@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 NROWS=${NROWS:-20000}
+CLIP=${CLIP:-3}
 NORMS=${NORMS:-"0.5 1 2 3 4 6"}
 DPBAYES_PGPORT=${DPBAYES_PGPORT:-54332}
 export DPBAYES_PGPORT
@@ -32,7 +33,7 @@ CREATE FUNCTION ks(a text, b text) RETURNS TABLE (variable text, ks float8) LANG
 SQL
 start=$(date +%s)
 for nrm in $NORMS; do
-	psql -X -q -v ON_ERROR_STOP=1 -v nrm="$nrm" -v n="$NROWS" <<'SQL'
+	psql -X -q -v ON_ERROR_STOP=1 -v nrm="$nrm" -v n="$NROWS" -v clip="$CLIP" <<'SQL'
 SELECT setseed(0.31);
 SET dpbayes.insecure_noise_seed = 11;
 -- theta = (-0.3, nrm cos 0.6, nrm sin 0.6)
@@ -45,7 +46,7 @@ FROM (SELECT sqrt(-2 * ln(1 - u1)) * cos(2 * pi() * u2) AS x1,
              sqrt(-2 * ln(1 - u1)) * sin(2 * pi() * u2) AS x2
       FROM (SELECT random() u1, random() u2 FROM generate_series(1, :n)) s) s;
 CREATE TEMP TABLE rel AS SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1,
-    delta => 1e-5, clip => 3)) AS r FROM d;
+    delta => 1e-5, clip => :clip)) AS r FROM d;
 TRUNCATE draws;
 INSERT INTO draws
 SELECT 'exact' AS src, variable, value FROM rel, dpbayes.posterior(r, draws => 500, chains => 2,
@@ -56,7 +57,7 @@ SELECT 'taylor', variable, value FROM rel, dpbayes.posterior(r, draws => 500, ch
 UNION ALL
 SELECT 'nonprivate', variable, value FROM dpbayes.nonprivate_posterior('logistic',
     (SELECT array_agg(x) FROM d), (SELECT array_agg(y::int::float8) FROM d),
-    dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => 3), draws => 500, chains => 2,
+    dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => :clip), draws => 500, chains => 2,
     warmup => 300, seed => 1, options => '{"theta_scale": 10}');
 INSERT INTO res
 SELECT :nrm, m.src, k.variable, k.ks,
@@ -70,12 +71,12 @@ FROM (VALUES ('exact'), ('taylor')) m(src),
 SQL
 	echo "norm $nrm done"
 done
-out=bench/results/glm_accuracy_sweep.md
+out=${SWEEP_OUT:-bench/results/glm_accuracy_sweep.md}
 {
 	echo "# Noise-aware logistic regression vs signal strength: exact and Taylor moments"
 	echo
 	echo "\`NROWS=$NROWS bash bench/glm_accuracy_sweep.sh\` ($(date -u +%Y-%m-%d)). d = 2, x ~ N(0, I)"
-	echo "used as given (clip 3), theta = (-0.3, ||theta|| cos 0.6, ||theta|| sin 0.6), epsilon = 1,"
+	echo "used as given (clip $CLIP), theta = (-0.3, ||theta|| cos 0.6, ||theta|| sin 0.6), epsilon = 1,"
 	echo "delta = 1e-5; 2 chains x 500 draws after 500 warmup; theta prior N(0, 10^2). KS = two-sample"
 	echo "KS distance between the noise-aware and the non-private draws (NUTS on the raw rows);"
 	echo "covers = the noise-aware 90% interval contains the true theta. Wall time $(( $(date +%s) - start )) s."
