@@ -23,6 +23,8 @@ typedef struct dpb_clipper
 	double		center[DPB_MAX_D];	/* (lower + upper) / 2 */
 	double		gain[DPB_MAX_D];	/* s / ((upper - lower) / 2) */
 	double		coord_bound;	/* bound on |z_j| after clipping */
+	int			fast;			/* sum of squares cannot over/underflow */
+	double		fast_thr;		/* (R (1 - (d + 8) eps))^2 */
 	double		y_bound;
 	dpb_model	model;
 } dpb_clipper;
