@@ -23,26 +23,9 @@ dpb_glm_exact_logp(const double *theta, double *grad, void *vctx)
 	double		lp = 0;
 
 	memset(grad, 0, sizeof(double) * p);
-	if (o->theta_norm_bound > 0)
-	{
-		double		ss = 0;
-
-		for (j = 0; j < p; j++)
-			ss += theta[j] * theta[j];
-		if (ss > o->theta_norm_bound * o->theta_norm_bound)
-			return -INFINITY;
-		lp -= 0.5 * ss;
-		for (j = 0; j < p; j++)
-			grad[j] = -theta[j];
-	}
-	else
-		for (j = 0; j < p; j++)
-		{
-			double		s2 = o->theta_scale[j] * o->theta_scale[j];
-
-			lp -= 0.5 * theta[j] * theta[j] / s2;
-			grad[j] = -theta[j] / s2;
-		}
+	lp = dpb_theta_log_prior(o, p, theta, grad);
+	if (!dpb_isfinite(lp))
+		return lp;
 	for (i = 0; i < c->N; i++)
 	{
 		const double *z = c->Z + (size_t) i * d;

@@ -308,27 +308,10 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 
 	memset(grad, 0, sizeof(double) * c->dim);
 
-	/* priors on theta */
-	if (o->theta_norm_bound > 0)
-	{
-		double		ss = 0;
-
-		for (j = 0; j < p; j++)
-			ss += phi[j] * phi[j];
-		if (ss > o->theta_norm_bound * o->theta_norm_bound)
-			return -INFINITY;
-		lp -= 0.5 * ss;
-		for (j = 0; j < p; j++)
-			grad[j] -= phi[j];
-	}
-	else
-		for (j = 0; j < p; j++)
-		{
-			double		s2 = o->theta_scale[j] * o->theta_scale[j];
-
-			lp -= 0.5 * phi[j] * phi[j] / s2;
-			grad[j] -= phi[j] / s2;
-		}
+	/* prior on theta */
+	lp = dpb_theta_log_prior(o, p, phi, grad);
+	if (!dpb_isfinite(lp))
+		return lp;
 	/* mu ~ N(x_mean, mu_scale^2) */
 	for (j = 0; j < d; j++)
 	{

@@ -218,3 +218,32 @@ dpb_record_draw(const dpb_release *r, const double *gain, const double *center,
 			out[k++] = sqrt(Sigma[j * d + j]) / gain[j];
 	}
 }
+
+double
+dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
+					double *grad)
+{
+	double		lp = 0;
+	int			j;
+
+	if (o->theta_norm_bound > 0)
+	{
+		double		ss = 0;
+
+		for (j = 0; j < p; j++)
+			ss += theta[j] * theta[j];
+		if (ss > o->theta_norm_bound * o->theta_norm_bound)
+			return -INFINITY;
+		for (j = 0; j < p; j++)
+			grad[j] -= theta[j];
+		return -0.5 * ss;
+	}
+	for (j = 0; j < p; j++)
+	{
+		double		s2 = o->theta_scale[j] * o->theta_scale[j];
+
+		lp -= 0.5 * theta[j] * theta[j] / s2;
+		grad[j] -= theta[j] / s2;
+	}
+	return lp;
+}

@@ -121,6 +121,12 @@ void		dpb_record_draw(const dpb_release *r, const double *gain,
 							const double *sigma, const double *mu,
 							const double *Sigma, int nuisance, double *out);
 
+/* The GLM theta prior of o (normal, or truncated normal with
+ * theta_norm_bound): adds its gradient to grad (p entries) and returns its
+ * log density, -inf outside the truncation. */
+double		dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
+								double *grad);
+
 /* Name of feature j of r ("x1".. when unnamed). */
 const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);
 
