@@ -5,6 +5,9 @@
 # does not stop the others; the exit status is non-zero if any failed.
 # The environment is passed through (BENCH_ROWS, BENCH_RUNS, ...: see each
 # script and bench/README.md).
+#
+#   BENCH_ONLY="release_throughput glm_speed"   run only these (names without
+#                                               .sh); default: all
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -12,11 +15,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 scripts=()
 for f in bench/*.sh; do
 	[ -f "$f" ] || continue
-	[ "$(basename "$f")" = run_all.sh ] && continue
+	name=$(basename "$f" .sh)
+	[ "$name" = run_all ] && continue
+	if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $name "* ]]; then
+		continue
+	fi
 	scripts+=("$f")
 done
 if [ "${#scripts[@]}" -eq 0 ]; then
-	echo "no benchmarks in bench/"
+	echo "no benchmarks in bench/${BENCH_ONLY:+ matching BENCH_ONLY=$BENCH_ONLY}"
 	exit 0
 fi
 
