@@ -195,7 +195,9 @@ check_box(gsl_rng *rng, int d, double R)
 	/* out of bounds: clamped to the bound first */
 	for (k = 0; k < 20; k++)
 	{
-		double		far = k < 10 ? 1e-3 + 1e3 * gsl_rng_uniform(rng) : pow(10.0, 10 + 29 * k);
+		/* finite (up to 1e300): infinities are rejected, tested below */
+		double		far = k < 10 ? 1e-3 + 1e3 * gsl_rng_uniform(rng) :
+			fmin(pow(10.0, 10 + 29 * (k - 10)), 1e300);
 
 		for (j = 0; j < d; j++)
 			x[j] = (j + k) % 2 ? hi[j] + far : lo[j] - far;
@@ -523,6 +525,39 @@ test_clip(void)
 	p.scaling = DPB_SCALE_BOX;
 	p.has_bounds = 0;
 	CHECK(dpb_coord_bound(&p, 4) == 3.0, "coord bound without bounds");
+
+	/* non-finite input: -1 from the clipping pass itself, every mode, any
+	 * position, whether or not the value would be clamped */
+	for (k = 0; k < 3; k++)
+	{
+		const double bad_vals[] = {NAN, INFINITY, -INFINITY};
+		double		lo[5] = {-1, -2, 0, 1, -5},
+					hi[5] = {1, 2, 3, 4, 5};
+		int			b;
+
+		if (k == 0)
+		{
+			dpb_params_default(&p);
+			p.y_bound = 1;
+		}
+		else
+			bounded_params(&p, 5, 1.0, k == 1 ? DPB_SCALE_BOX : DPB_SCALE_BALL, lo, hi);
+		dpb_clipper_init(&c, &p, DPB_MODEL_LINEAR, 5);
+		for (j = 0; j < 5; j++)
+			for (b = 0; b < 3; b++)
+			{
+				int			i2;
+
+				for (i2 = 0; i2 < 5; i2++)
+					x[i2] = 0.5 * lo[i2] + 0.5 * hi[i2];
+				x[j] = bad_vals[b];
+				CHECK(dpb_clip_x(&c, x, z) == -1, "mode %d: %g at %d not rejected",
+					  k, bad_vals[b], j);
+			}
+		for (j = 0; j < 5; j++)
+			x[j] = j % 2 ? DBL_MAX : -DBL_MAX;
+		CHECK(dpb_clip_x(&c, x, z) >= 0, "mode %d: +-DBL_MAX taken for non-finite", k);
+	}
 
 	/* dpb_clip_y */
 	dpb_params_default(&p);

@@ -43,16 +43,20 @@ dpb_clip_x(const dpb_clipper *c, const double *x, double *z)
 				d = c->d;
 	double		m = 0.0,
 				ss = 0.0,
+				nf = 0.0,
 				q,
 				f,
 				shade;
 
+	/* nf += v - v: stays 0 for finite values, NaN from any NaN or
+	 * infinity; checked once after the loop (one pass over x) */
 	if (c->has_bounds)
 	{
 		for (j = 0; j < d; j++)
 		{
 			double		v = x[j];
 
+			nf += v - v;
 			if (v < c->lower[j])
 				v = c->lower[j];
 			else if (v > c->upper[j])
@@ -71,7 +75,13 @@ dpb_clip_x(const dpb_clipper *c, const double *x, double *z)
 		}
 	}
 	else
-		memcpy(z, x, sizeof(double) * d);
+		for (j = 0; j < d; j++)
+		{
+			nf += x[j] - x[j];
+			z[j] = x[j];
+		}
+	if (nf != 0.0)
+		return -1;
 
 	/*
 	 * Fast path (bounded features, 1e-100 <= R <= 1e100): |z_j| <= R, so

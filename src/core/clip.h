@@ -32,8 +32,9 @@ typedef struct dpb_clipper
 void		dpb_clipper_init(dpb_clipper *c, const dpb_params *p, dpb_model model,
 							 int d);
 
-/* Clips x (d values, all finite) into z; returns 1 when the ball projection
- * changed the record, 0 otherwise. */
+/* Clips x (d values) into z; returns 1 when the ball projection changed the
+ * record, 0 otherwise, and -1 (z unspecified) when a value of x is NaN or
+ * infinite: the finiteness check is part of the clipping pass. */
 int			dpb_clip_x(const dpb_clipper *c, const double *x, double *z);
 
 /* Clamps the response into its public range: [-Ry, Ry] (linear), [0, Ry]
