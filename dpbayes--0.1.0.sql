@@ -144,6 +144,55 @@ COMMENT ON AGGREGATE dpbayes.poisson_release(double precision[], double precisio
   'private release of the approximate sufficient statistics of Poisson regression (sums of x, x x^T, y x, y x x^T)';
 
 -- ---------------------------------------------------------------------------
+-- Release aggregates, column form: the features as separate arguments
+-- (double precision, real, smallint, integer, bigint or numeric), so that no
+-- array is built per row; same state, support and final functions, same
+-- results as the array form.  VARIADIC ARRAY[...] passes one array.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION dpbayes._linear_cols_trans(internal, double precision, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_linear_cols_trans' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.linear_release(y double precision, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._linear_cols_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._linear_final,
+    COMBINEFUNC = dpbayes._release_combine,
+    SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.linear_release(double precision, dpbayes.privacy, VARIADIC "any") IS
+  'linear_release(x[], y, p) with the features as separate arguments: linear_release(y, p, x1, ..., xd); no array per row';
+
+CREATE FUNCTION dpbayes._logistic_cols_trans(internal, boolean, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_logistic_cols_trans' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.logistic_release(y boolean, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._logistic_cols_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._logistic_final,
+    COMBINEFUNC = dpbayes._release_combine,
+    SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.logistic_release(boolean, dpbayes.privacy, VARIADIC "any") IS
+  'logistic_release(x[], y, p) with the features as separate arguments: logistic_release(y, p, x1, ..., xd); no array per row';
+
+CREATE FUNCTION dpbayes._poisson_cols_trans(internal, double precision, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_poisson_cols_trans' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.poisson_release(y double precision, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._poisson_cols_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._poisson_final,
+    COMBINEFUNC = dpbayes._release_combine,
+    SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.poisson_release(double precision, dpbayes.privacy, VARIADIC "any") IS
+  'poisson_release(x[], y, p) with the features as separate arguments: poisson_release(y, p, x1, ..., xd); no array per row';
+
+-- ---------------------------------------------------------------------------
 -- Posterior inference on a release (post-processing: no privacy cost)
 -- ---------------------------------------------------------------------------
 

@@ -14,11 +14,18 @@
  * skipping rows would change what is released without the user noticing.
  * A NULL feature array, element or response is therefore an error; filter
  * rows explicitly (WHERE ...) to release a subset.
+ *
+ * The aggregates exist in two forms that share the state and every support
+ * function: features as one float8[] (x, y, p), here, and as separate
+ * arguments (y, p, VARIADIC x "any"), release_cols.c, through the
+ * transition steps declared in release_agg.h.
  */
 #include "dpbayes_pg.h"
+#include "release_agg.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -27,7 +34,7 @@
 #include "clip.h"
 #include "layout.h"
 
-typedef struct RelState
+struct RelState
 {
 	dpb_model	model;
 	int			d;				/* 0 until the first row fixed it */
@@ -41,7 +48,7 @@ typedef struct RelState
 	double	   *z;				/* scratch: the clipped record */
 	void	   *accmem;			/* the accumulator's memory block */
 	dpb_acc		acc;			/* exact sums: never leave the state */
-} RelState;
+};
 
 #define SER_MAGIC 0x44504253	/* "DPBS" */
 
@@ -74,6 +81,17 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 }
 
 /*
+ * The privacy argument of an aggregate call: the third of the array form
+ * (x float8[], y, p), the second of the column form (y, p, VARIADIC x).
+ */
+static TargetEntry *
+privacy_arg(Aggref *ag, bool *cols)
+{
+	*cols = exprType((Node *) ((TargetEntry *) linitial(ag->args))->expr) != FLOAT8ARRAYOID;
+	return (TargetEntry *) list_nth(ag->args, *cols ? 1 : 2);
+}
+
+/*
  * Reads the privacy parameters on the group's first row.  On later rows they
  * must be the same: when the argument is a plan-time constant that holds by
  * construction; otherwise its bytes are compared (a pointer comparison would
@@ -92,13 +110,14 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 	if (s->p_copy == NULL)
 	{
 		Aggref	   *ag = AggGetAggref(fcinfo);
+		bool		cols;
 
 		dpb_pg_params_from_datum(pd, &s->params);
 		s->p_copy = MemoryContextAlloc(cxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
-		s->p_const = ag != NULL && list_length(ag->args) == 3 &&
-			IsA(((TargetEntry *) lthird(ag->args))->expr, Const);
+		s->p_const = ag != NULL && list_length(ag->args) >= 3 &&
+			IsA(privacy_arg(ag, &cols)->expr, Const);
 	}
 	else if (len != s->p_len || memcmp(th, s->p_copy, len) != 0)
 	{
@@ -114,15 +133,11 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 	}
 }
 
-static int
-feature_array(ArrayType *a, double **values)
+int
+dpb_rel_array_len(ArrayType *a)
 {
 	int			d;
 
-	if (ARR_ELEMTYPE(a) != FLOAT8OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("feature array must be of type double precision[]")));
 	if (ARR_NDIM(a) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -144,45 +159,111 @@ feature_array(ArrayType *a, double **values)
 				 errmsg("too many features"),
 				 errdetail("A release supports at most %d features; the array has %d.",
 						   DPB_MAX_D, d)));
-	*values = (double *) ARR_DATA_PTR(a);
 	return d;
 }
 
-static Datum
-release_trans(FunctionCallInfo fcinfo, dpb_model model)
+static int
+feature_array(ArrayType *a, double **values)
 {
-	MemoryContext aggcxt;
-	RelState   *s;
-	ArrayType  *xa;
-	double	   *x;
-	double		y;
-	int			d,
-				j;
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("feature array must be of type double precision[]")));
+	*values = (double *) ARR_DATA_PTR(a);
+	return dpb_rel_array_len(a);
+}
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
+/* ---- transition steps shared by both forms (release_agg.h) ---- */
+
+RelState *
+dpb_rel_trans_state(FunctionCallInfo fcinfo, dpb_model model, int p_arg,
+					MemoryContext *aggcxt)
+{
+	RelState   *s;
+
+	if (!AggCheckCallContext(fcinfo, aggcxt))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("release transition function called in non-aggregate context")));
-	if (PG_ARGISNULL(3))
+	if (PG_ARGISNULL(p_arg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("privacy parameters must not be null"),
 				 errhint("Pass dpbayes.privacy(epsilon => ..., ...).")));
-	s = PG_ARGISNULL(0) ? state_new(aggcxt, model) : (RelState *) PG_GETARG_POINTER(0);
-	check_params(fcinfo, s, aggcxt, PG_GETARG_DATUM(3));
+	s = PG_ARGISNULL(0) ? state_new(*aggcxt, model) : (RelState *) PG_GETARG_POINTER(0);
+	check_params(fcinfo, s, *aggcxt, PG_GETARG_DATUM(p_arg));
+	return s;
+}
+
+void
+dpb_rel_null_error(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			 errmsg("%s must not be null", what),
+			 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
+}
+
+int
+dpb_rel_d(const RelState *s)
+{
+	return s->d;
+}
+
+void
+dpb_rel_setup(RelState *s, MemoryContext cxt, int d)
+{
+	state_setup(s, cxt, d);
+}
+
+double
+dpb_rel_response(FunctionCallInfo fcinfo, dpb_model model, int y_arg)
+{
+	double		y;
+
+	if (model == DPB_MODEL_LOGISTIC)
+		return PG_GETARG_BOOL(y_arg) ? 1.0 : -1.0;
+	y = PG_GETARG_FLOAT8(y_arg);
+	if (isnan(y) || isinf(y))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("response must be finite"),
+				 errdetail("NaN and infinity are not allowed as the response.")));
+	if (model == DPB_MODEL_POISSON && y < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("poisson response must not be negative")));
+	return y;
+}
+
+void
+dpb_rel_add(RelState *s, const double *x, double y)
+{
+	/* the finiteness check is part of the clipping pass */
+	if (dpb_clip_x(&s->clip, x, s->z) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("feature values must be finite"),
+				 errdetail("NaN and infinity are not allowed as feature values.")));
+	dpb_acc_add(&s->acc, s->z, dpb_clip_y(&s->clip, y));
+	s->n++;
+}
+
+/* the array form: (x float8[], y, p) */
+static Datum
+release_trans(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	RelState   *s = dpb_rel_trans_state(fcinfo, model, 3, &aggcxt);
+	double	   *x;
+	double		y;
+	int			d;
 
 	if (PG_ARGISNULL(1))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("feature array must not be null"),
-				 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
+		dpb_rel_null_error("feature array");
 	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("response must not be null"),
-				 errhint("Filter or impute missing values before the release; rows are never skipped because the row count is released.")));
-	xa = PG_GETARG_ARRAYTYPE_P(1);
-	d = feature_array(xa, &x);
+		dpb_rel_null_error("response");
+	d = feature_array(PG_GETARG_ARRAYTYPE_P(1), &x);
 	if (s->d == 0)
 		state_setup(s, aggcxt, d);
 	else if (d != s->d)
@@ -190,30 +271,8 @@ release_trans(FunctionCallInfo fcinfo, dpb_model model)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("feature arrays of a group must all have the same length"),
 				 errdetail("The group started with %d features; a row has %d.", s->d, d)));
-	for (j = 0; j < d; j++)
-		if (isnan(x[j]) || isinf(x[j]))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("feature values must be finite"),
-					 errdetail("NaN and infinity are not allowed in the feature array.")));
-	if (model == DPB_MODEL_LOGISTIC)
-		y = PG_GETARG_BOOL(2) ? 1.0 : -1.0;
-	else
-	{
-		y = PG_GETARG_FLOAT8(2);
-		if (isnan(y) || isinf(y))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("response must be finite"),
-					 errdetail("NaN and infinity are not allowed as the response.")));
-		if (model == DPB_MODEL_POISSON && y < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("poisson response must not be negative")));
-	}
-	dpb_clip_x(&s->clip, x, s->z);
-	dpb_acc_add(&s->acc, s->z, dpb_clip_y(&s->clip, y));
-	s->n++;
+	y = dpb_rel_response(fcinfo, model, 2);
+	dpb_rel_add(s, x, y);
 	PG_RETURN_POINTER(s);
 }
 
@@ -376,12 +435,13 @@ empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
 {
 	Aggref	   *ag = AggGetAggref(fcinfo);
 	TargetEntry *te;
+	bool		cols;
 
-	if (ag == NULL || list_length(ag->args) != 3)
+	if (ag == NULL || list_length(ag->args) < 3)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot release an empty group in this context")));
-	te = (TargetEntry *) lthird(ag->args);
+	te = privacy_arg(ag, &cols);
 	if (!IsA(te->expr, Const) || ((Const *) te->expr)->constisnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -389,6 +449,9 @@ empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
 				 errdetail("The group has no rows, so the parameters were never evaluated."),
 				 errhint("Pass dpbayes.privacy(...) with constant arguments.")));
 	dpb_pg_params_from_datum(((Const *) te->expr)->constvalue, p);
+	/* the column form without explicit VARIADIC: d is the argument count */
+	if (p->d == 0 && cols && !ag->aggvariadic)
+		p->d = list_length(ag->args) - 2;
 	if (p->d == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
