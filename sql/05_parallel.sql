@@ -23,9 +23,15 @@ SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
 SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
          lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
-INSERT INTO results
-SELECT 'parallel', dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
-         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
+-- INSERT ... SELECT never runs in parallel; CREATE TABLE AS does
+CREATE TEMP TABLE par_result AS
+SELECT 'parallel' AS mode, dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) AS r FROM par;
+EXPLAIN (COSTS OFF)
+CREATE TEMP TABLE par_result2 AS
+SELECT 'parallel' AS mode, dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => 1e9, delta => 1e-5,
+         lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) AS r FROM par;
+INSERT INTO results SELECT * FROM par_result;
 EXPLAIN (COSTS OFF)
 SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1e9, delta => 1e-5, y_bound => 1,
          lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
