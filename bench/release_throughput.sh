@@ -2,7 +2,12 @@
 # bench/release_throughput.sh — throughput of dpbayes.logistic_release at
 # d = 10 on BENCH_ROWS rows (default 1M), against
 #
-#   R  the release:  SELECT dpbayes.logistic_release(ARRAY[x1..x10], y,
+#   R  the release, in its fastest form (the features as separate
+#      arguments, no array per row):
+#                    SELECT dpbayes.logistic_release(y, dpbayes.privacy(...),
+#                    x1, ..., x10) FROM t
+#   RA the same release in the array form (reported as R_arr, for honesty):
+#                    SELECT dpbayes.logistic_release(ARRAY[x1..x10], y,
 #                    dpbayes.privacy(...)) FROM t
 #   A  the same 76 sums in plain SQL (clip as the extension does, then
 #      sum(y), sum(y z_j), sum(z_j), sum(z_i z_j), i <= j), without noise:
@@ -12,15 +17,20 @@
 #      A costs enough for the default jit_above_cost), so that A is not
 #      handicapped by the jit = off of the other queries
 #   C  (diagnostic, not part of the goals) building the feature arrays only:
-#      SELECT count(ARRAY[x1, ..., x10]), count(y); R - C is the time spent
-#      in the release's transition function
+#      SELECT count(ARRAY[x1, ..., x10]), count(y); R_arr - C is the time
+#      spent in the array form's transition function
 #
 # each serially (max_parallel_workers_per_gather = 0) and with 2 parallel
 # workers.  Time is the "Execution Time" of EXPLAIN (ANALYZE, TIMING OFF),
 # measured inside the server, all runs of a mode in one session; the runs
-# are interleaved (R A AJ B C R A AJ B C ...) so that drift of the machine
+# are interleaved (R RA A AJ B C R RA ...) so that drift of the machine
 # hits all queries alike.  Goals (from the issue): A/R >= 3 (judged against
-# the faster of A and AJ) and R/B <= 2.
+# the faster of A and AJ) and R/B <= 2; the same ratios of R_arr are
+# reported beside them.
+#
+# The report records OPENBLAS_NUM_THREADS as the server sees it: run
+# `OPENBLAS_NUM_THREADS=1 bash bench/release_throughput.sh` to measure the
+# recommended server setting (see bench/README.md).
 #
 # Prints a Markdown report and writes it to $BENCH_OUT.
 #
@@ -80,7 +90,9 @@ for j in $(seq 1 $D); do
 	cols+="${cols:+, }x$j"
 done
 PRIV="dpbayes.privacy(epsilon => 1, delta => 1e-5, lower => ARRAY[$lower]::float8[], upper => ARRAY[$upper]::float8[])"
-Q_R="SELECT dpbayes.logistic_release(ARRAY[$cols], y, $PRIV) FROM t"
+Q_R="SELECT dpbayes.logistic_release(y, $PRIV, $cols) FROM t"
+# shellcheck disable=SC2034 # used through ${!v}
+Q_RA="SELECT dpbayes.logistic_release(ARRAY[$cols], y, $PRIV) FROM t"
 
 # A: centre and gain computed in double precision exactly as
 # src/core/clip.c does (centre = lo/2 + hi/2, gain = s / (hi/2 - lo/2)),
@@ -117,7 +129,7 @@ Q_B="SELECT sum($bsum), count(y) FROM t"
 # shellcheck disable=SC2034 # used through ${!v}
 Q_AJ=$Q_A
 Q_C="SELECT count(ARRAY[$cols]), count(y) FROM t"
-QUERIES="R A AJ B C"
+QUERIES="R RA A AJ B C"
 
 SET_SERIAL="SET max_parallel_workers_per_gather = 0;"
 SET_PARALLEL="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;"
@@ -172,24 +184,33 @@ case $BUFLINE in
 *read=*) say "warning: the table is not fully in shared buffers ($BUFLINE)" ;;
 esac
 
-# A computes the same statistics as R: compare with a release at
+# A computes the same statistics as R and R_arr: compare with releases at
 # epsilon = 1e12, whose noise is tiny (sd about 2.5e-6); the largest
 # |R - A| in units of the noise sd must be small (< 8 with 76 statistics).
 PRIV_EXACT=${PRIV/epsilon => 1,/epsilon => 1e12,}
+for form in R RA; do
+if [ "$form" = R ]; then
+	rel="dpbayes.logistic_release(y, $PRIV_EXACT, $cols)"
+else
+	rel="dpbayes.logistic_release(ARRAY[$cols], y, $PRIV_EXACT)"
+fi
 CHECK=$("${psql[@]}" -At -F ' ' -c "$SET_COMMON $SET_SERIAL" -c "
 WITH a AS (SELECT ARRAY[$sums] AS v FROM (SELECT $zdefs FROM t OFFSET 0) q),
-     r AS (SELECT dpbayes.logistic_release(ARRAY[$cols], y, $PRIV_EXACT) AS rel FROM t),
+     r AS (SELECT $rel AS rel FROM t),
      s AS (SELECT st.k, st.value, st.sd FROM r, dpbayes.release_stats(r.rel)
                   WITH ORDINALITY AS st(block, entry, value, sd, k))
 SELECT count(*), round(max(abs(s.value - a.v[s.k]) / (s.sd + 1e-12 * abs(a.v[s.k])))::numeric, 2),
        max(s.sd)
 FROM s, a")
 read -r NCHK MAXDEV MAXSD <<<"$CHECK"
-say "R (epsilon = 1e12, noise sd <= $MAXSD) vs A: $NCHK statistics, max |R - A| = $MAXDEV noise sd"
+say "$form (epsilon = 1e12, noise sd <= $MAXSD) vs A: $NCHK statistics, max |$form - A| = $MAXDEV noise sd"
 if [ "$NCHK" != "$NSUMS" ] || ! awk -v m="$MAXDEV" 'BEGIN { exit !(m + 0 < 8) }'; then
-	say "error: plain SQL (A) and the release (R) disagree"
+	say "error: plain SQL (A) and the release ($form) disagree"
 	exit 1
 fi
+[ "$form" = R ] && { MAXDEV_R=$MAXDEV; MAXSD_R=$MAXSD; }
+done
+MAXDEV_RA=$MAXDEV
 
 # The parallel plans: each query must get a Gather with 2 workers, and all
 # but A a partial aggregate in the workers.  A cannot have one: PostgreSQL
@@ -216,7 +237,7 @@ for q in $QUERIES; do
 done
 
 # ---------------------------------------------------------------- timed runs
-# A warm-up round (round 0, not reported), then RUNS rounds of R A AJ B C.
+# A warm-up round (round 0, not reported), then RUNS rounds of $QUERIES.
 # Every query runs in a fresh session: a parallel worker loads every library
 # its leader has loaded, so in a session that has run R once, the workers of
 # every later query (plain SQL too) would load dpbayes.so and its BLAS (about
@@ -282,8 +303,10 @@ fi
 
 # ---------------------------------------------------------------- report
 # T mode query median min max rows/s ns/row      (over rounds 1..RUNS)
-# Q mode A/R AJ/R R/B R-C                        (medians of per-round values)
-#   min(A,AJ)/minR minR/minB                     (ratios of the fastest runs)
+# Q mode form A/form AJ/form form/B               (medians of per-round values;
+#   min(A,AJ)/min form, min form/min B            form = R or RA), then the
+#                                                 ratios of the fastest runs
+# D mode RA-C                                    (median of per-round values)
 STATS=$(awk -v rows="$ROWS" -v queries="$QUERIES" '
 	function median(a, n,   i, j, x) {
 		for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
@@ -300,26 +323,30 @@ STATS=$(awk -v rows="$ROWS" -v queries="$QUERIES" '
 				med = median(a, n)
 				printf "T %s %s %.1f %.1f %.1f %.0f %.0f\n", m, q, med, lo, hi, rows / (med / 1000), med * 1e6 / rows
 			}
-			n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "A", k] / t[m, "R", k]
-			ar = median(a, n)
-			n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "AJ", k] / t[m, "R", k]
-			ajr = median(a, n)
-			n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "R", k] / t[m, "B", k]
-			rb = median(a, n)
-			n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "R", k] - t[m, "C", k]
-			rc = median(a, n)
 			for (qi = 1; qi <= nq; qi++) {
 				q = qs[qi]; mn[q] = 1e300
 				for (k = 1; k <= nk; k++) if (t[m, q, k] < mn[q]) mn[q] = t[m, q, k]
 			}
-			printf "Q %s %.2f %.2f %.2f %.1f %.2f %.2f\n", m, ar, ajr, rb, rc, \
-				(mn["A"] < mn["AJ"] ? mn["A"] : mn["AJ"]) / mn["R"], mn["R"] / mn["B"]
+			for (fi = 1; fi <= 2; fi++) {
+				f = fi == 1 ? "R" : "RA"
+				n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "A", k] / t[m, f, k]
+				ar = median(a, n)
+				n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "AJ", k] / t[m, f, k]
+				ajr = median(a, n)
+				n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, f, k] / t[m, "B", k]
+				rb = median(a, n)
+				printf "Q %s %s %.2f %.2f %.2f %.2f %.2f\n", m, f, ar, ajr, rb, \
+					(mn["A"] < mn["AJ"] ? mn["A"] : mn["AJ"]) / mn[f], mn[f] / mn["B"]
+			}
+			n = 0; for (k = 1; k <= nk; k++) a[++n] = t[m, "RA", k] - t[m, "C", k]
+			printf "D %s %.1f\n", m, median(a, n)
 		}
 	}' "$TIMES")
 
 qname() {
 	case $1 in
-	R) echo "R: logistic_release" ;;
+	R) echo "R: logistic_release(y, p, x1, ..., x10)" ;;
+	RA) echo "R_arr: logistic_release(ARRAY[x1, ..., x10], y, p)" ;;
 	A) echo "A: the 76 sums in plain SQL" ;;
 	AJ) echo "AJ: A with jit = on" ;;
 	B) echo "B: sum(x1 + ... + x10)" ;;
@@ -334,17 +361,29 @@ while read -r tag m q med lo hi rps nsr; do
 	[ "$tag" = T ] || continue
 	TABLE+="| $m | $(qname "$q") | $med | $lo | $hi | $(mrows "$rps") | $nsr |"$'\n'
 done <<<"$STATS"
-RATIOS="| mode | A/R | AJ/R | R/B | goals: A/R, AJ/R >= 3; R/B <= 2 | R - C, ms | min(A, AJ) / min R | min R / min B |"$'\n'
-RATIOS+="|---|---:|---:|---:|---|---:|---:|---:|"$'\n'
+RATIOS="| mode | release R | A/R | AJ/R | R/B | goals: A/R, AJ/R >= 3; R/B <= 2 | min(A, AJ) / min R | min R / min B |"$'\n'
+RATIOS+="|---|---|---:|---:|---:|---|---:|---:|"$'\n'
 ALL_MET=yes
-while read -r tag m ar ajr rb rc mar mrb; do
+while read -r tag m f ar ajr rb mar mrb; do
 	[ "$tag" = Q ] || continue
 	met=$(awk -v ar="$ar" -v ajr="$ajr" -v rb="$rb" 'BEGIN {
 		a = ar < ajr ? ar : ajr
 		printf "%s, %s", (a >= 3) ? "A/R yes" : "A/R **no**", (rb <= 2) ? "R/B yes" : "R/B **no**" }')
-	case $met in *no*) ALL_MET=no ;; esac
-	RATIOS+="| $m | $ar | $ajr | $rb | $met | $rc | $mar | $mrb |"$'\n'
+	if [ "$f" = R ]; then
+		case $met in *no*) ALL_MET=no ;; esac
+		fname="R (column form)"
+	else
+		met="($met: the array form, for comparison)"
+		fname="R_arr (array form)"
+	fi
+	RATIOS+="| $m | $fname | $ar | $ajr | $rb | $met | $mar | $mrb |"$'\n'
 done <<<"$STATS"
+RA_C_SERIAL=$(awk '$1 == "D" && $2 == "serial" { print $3 }' <<<"$STATS")
+RA_C_PAR=$(awk '$1 == "D" && $2 == "parallel" { print $3 }' <<<"$STATS")
+# OPENBLAS_NUM_THREADS in the server's environment
+BLAS_THREADS=$(tr '\0' '\n' <"/proc/$(head -n 1 "$PGC_DATA/postmaster.pid")/environ" 2>/dev/null |
+	sed -n 's/^OPENBLAS_NUM_THREADS=//p')
+BLAS_THREADS=${BLAS_THREADS:-unset}
 R_SERIAL_RPS=$(awk '$1 == "T" && $2 == "serial" && $3 == "R" { print $7 }' <<<"$STATS")
 R_PAR_RPS=$(awk '$1 == "T" && $2 == "parallel" && $3 == "R" { print $7 }' <<<"$STATS")
 
@@ -386,25 +425,28 @@ bench/README.md for what is measured and how to read it.
 * machine: $(nproc) CPUs ($CPU), $MEM RAM
 * server: $PGVERSION_FULL
 * settings: shared_buffers = $SHARED_BUFFERS, jit = $JIT, autovacuum = off; the
-  table ($TSIZE) is read from shared buffers (\`$BUFLINE\`)
+  table ($TSIZE) is read from shared buffers (\`$BUFLINE\`); the server's
+  OPENBLAS_NUM_THREADS: $BLAS_THREADS
 * table t: $ROWS rows, x1..x$D double precision, y boolean (fraction true
   $YFRAC); $CLAMPED of the feature values lie outside the public bounds
   [0, 2j] and are clamped
 * timing: "Execution Time" of \`EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF)\`,
   measured inside the server (no client, network or planning time); every
   query in a fresh session (so that only R's parallel workers load
-  dpbayes.so); 1 warm-up round, then $RUNS rounds of R, A, AJ, B, C
-  interleaved; median, min and max over the $RUNS rounds
+  dpbayes.so); 1 warm-up round, then $RUNS rounds of $QUERIES
+  interleaved (RA is R_arr); median, min and max over the $RUNS rounds
 * serial: \`$SET_SERIAL\`
 * parallel: \`$SET_PARALLEL\` ($PAR_NOTE; the
   leader takes part too, so 3 processes share $(nproc) CPUs)
-* ratios: per round (A_k / R_k, AJ_k / R_k, R_k / B_k, R_k - C_k), then the median
-  (the goals are judged on these); also the ratios of the fastest runs
+* ratios: per round (A_k / R_k, AJ_k / R_k, R_k / B_k), then the median
+  (the goals are judged on these, for R, the column form); the same for
+  R_arr; also the ratios of the fastest runs
 * other load: during the timed runs, processes other than the benchmark's
   cluster used ${OTHERS}% of one CPU (of $(nproc)); load average $LOAD_BEFORE before,
   $LOAD_AFTER after$QUIET_NOTE
 * check: the 76 sums of A equal the statistics of a release at
-  epsilon = 1e12 up to its noise (max |R - A| = $MAXDEV noise sd; sd <= $MAXSD)
+  epsilon = 1e12 up to its noise (max |R - A| = $MAXDEV_R noise sd,
+  max |R_arr - A| = $MAXDEV_RA noise sd; sd <= $MAXSD_R)
 
 ## Results
 
@@ -412,14 +454,22 @@ $TABLE
 $RATIOS
 R releases $(mrows "$R_SERIAL_RPS") rows/s serially and $(mrows "$R_PAR_RPS") rows/s with 2 workers.
 Goals (R at least 3 times faster than A and than AJ, R/B <= 2; serial and
-parallel) met: **$ALL_MET**.
+parallel) met: **$ALL_MET**.  R_arr - C, the time the array form spends
+beyond building its arrays: $RA_C_SERIAL ms serially, $RA_C_PAR ms with 2 workers.
 
 ## Queries
 
-R, the release (the privacy argument is folded into a constant at plan time):
+R, the release with the features as separate arguments (the privacy
+argument is folded into a constant at plan time):
 
 \`\`\`sql
 $Q_R
+\`\`\`
+
+R_arr, the same release with the features as one array:
+
+\`\`\`sql
+$Q_RA
 \`\`\`
 
 A, the same 76 sums in plain SQL, **without noise**: a cost floor for the
@@ -439,8 +489,8 @@ B, one read of the same columns:
 $Q_B
 \`\`\`
 
-C, diagnostic: builds the feature array of every row, as R does, and nothing
-else:
+C, diagnostic: builds the feature array of every row, as R_arr does, and
+nothing else:
 
 \`\`\`sql
 $Q_C
