@@ -16,7 +16,8 @@ CREATE TYPE dpbayes.privacy AS (
     mechanism     text,
     scaling       text,
     features      text[],
-    noise_weights double precision[]
+    noise_weights double precision[],
+    x_moments     double precision
 );
 COMMENT ON TYPE dpbayes.privacy IS
   'privacy parameters of a release; build it with dpbayes.privacy(...), which validates them';
@@ -32,14 +33,15 @@ CREATE FUNCTION dpbayes.privacy(
     mechanism     text               DEFAULT 'gaussian',
     scaling       text               DEFAULT 'box',
     features      text[]             DEFAULT NULL,
-    noise_weights double precision[] DEFAULT NULL)
+    noise_weights double precision[] DEFAULT NULL,
+    x_moments     double precision   DEFAULT 0)
 RETURNS dpbayes.privacy
 AS 'MODULE_PATHNAME', 'dpbayes_privacy'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.privacy(double precision, double precision, double precision,
     double precision, double precision[], double precision[], boolean, text, text, text[],
-    double precision[]) IS
-  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds), intercept, mechanism (gaussian|laplace), scaling (box|ball), features (names), noise_weights (relative noise scale per statistic block)';
+    double precision[], double precision) IS
+  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds), intercept, mechanism (gaussian|laplace), scaling (box|ball), features (names), noise_weights (relative noise scale per model statistic block), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none)';
 
 -- ---------------------------------------------------------------------------
 -- The release type

@@ -30,7 +30,7 @@ sim_release(dpb_model model, const dpb_params *p, int d,
 	r->p.d = d;
 	if (dpb_params_check_model(&r->p, model, d, &err) != DPB_OK)
 		return -1;
-	dpb_layout_init(&L, model, d, p->intercept);
+	dpb_release_layout(r, &L);	/* with the moment blocks of x_moments */
 	dpb_clipper_init(&c, &r->p, model, d);
 	r->stats = calloc(L.nstats, sizeof(double));
 	*clipped = 0;

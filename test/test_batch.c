@@ -1,7 +1,8 @@
 /*
  * test_batch.c — the batched accumulator (dpb_acc, BLAS rank-k updates)
  * gives the same statistics as the plain per-record accumulation, for every
- * model, with and without intercept, across batch boundaries and merges.
+ * model, with and without intercept, with and without the moments of x
+ * (linear), across batch boundaries and merges.
  */
 #include "unit.h"
 
@@ -17,19 +18,21 @@ test_batch(void)
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	int			m,
 				ic,
-				d;
+				d,
+				xm;
 
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
 			for (d = 1; d <= 6; d += 5)
+				for (xm = 0; xm <= (m == DPB_MODEL_LINEAR); xm++)
 			{
 				dpb_layout	L;
 				dpb_acc		a,
 							b;
-				void	   *ma = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON));
-				void	   *mb = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON));
-				double		ref[200],
-							got[200],
+				void	   *ma = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm));
+				void	   *mb = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm));
+				double		ref[512],
+							got[512],
 							z[8];
 				int			i,
 							j,
@@ -38,9 +41,12 @@ test_batch(void)
 							bad = 0;
 
 				dpb_layout_init(&L, (dpb_model) m, d, ic);
+				if (xm)
+					dpb_layout_add_xmoments(&L);
+				CHECK(L.nstats <= 512, "layout fits the test's arrays");
 				memset(ref, 0, sizeof(ref));
-				dpb_acc_init(&a, ma, d, m == DPB_MODEL_POISSON);
-				dpb_acc_init(&b, mb, d, m == DPB_MODEL_POISSON);
+				dpb_acc_init(&a, ma, d, m == DPB_MODEL_POISSON, xm);
+				dpb_acc_init(&b, mb, d, m == DPB_MODEL_POISSON, xm);
 				for (i = 0; i < n; i++)
 				{
 					double		y = m == DPB_MODEL_LOGISTIC ? (i % 3 ? 1 : -1) :
@@ -57,7 +63,8 @@ test_batch(void)
 				for (k = 0; k < L.nstats; k++)
 					if (fabs(got[k] - ref[k]) > 1e-10 * fmax(1, fabs(ref[k])))
 						bad++;
-				CHECK(bad == 0, "model %d ic %d d %d: %d statistics differ", m, ic, d, bad);
+				CHECK(bad == 0, "model %d ic %d d %d xm %d: %d statistics differ",
+					  m, ic, d, xm, bad);
 				free(ma);
 				free(mb);
 			}

@@ -113,6 +113,10 @@ typedef struct sbc_result
 	double		clipped_frac;
 } sbc_result;
 
+/* x_moments share for the "noisy" moments variant (0: the default NIW
+ * update); set by DPB_SBC_NOISY for the measurement in bench/ */
+static double sbc_noisy_share = 0;
+
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		sbc_result *res)
@@ -157,6 +161,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		p.mechanism = mech;
 		p.clip = 1;
 		p.y_bound = 2;
+		p.x_moments = sbc_noisy_share;
 		/* prior: sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 / 0.25),
 		 * Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10) */
 		memset(&r, 0, sizeof(r));
@@ -177,6 +182,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		o.x_df = 20;
 		memset(o.x_scale, 0, sizeof(o.x_scale));
 		o.x_scale[0] = o.x_scale[3] = 0.04 * 17;
+		if (sbc_noisy_share > 0)
+			o.xmoments = DPB_XMOM_NOISY;
 
 		sigma2 = 1.0 / gsl_ran_gamma(rng, o.sigma2_shape, 1.0 / o.sigma2_scale);
 		for (j = 0; j < 3; j++)
@@ -277,6 +284,22 @@ test_linear(void)
 
 	test_moments();
 	test_invgauss();
+	if (getenv("DPB_SBC_NOISY"))
+	{
+		/* measurement only (bench/sbc_linear.sh): the "noisy" moments
+		 * variant, share DPB_SBC_NOISY of the budget on the moments */
+		sbc_noisy_share = atof(getenv("DPB_SBC_NOISY"));
+		for (j = 0; j < 2; j++)
+		{
+			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
+					reps, getenv("DPB_SBC_N") ? atoi(getenv("DPB_SBC_N")) : 100,
+					getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5, &na);
+			printf("  SBC linear noisy moments (share %g), %s, %d replications: p = %.3g %.3g %.3g %.3g\n",
+				   sbc_noisy_share, j ? "laplace" : "gaussian", reps,
+				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
+		}
+		return;
+	}
 
 	if (reps < 50)
 		reps = 50;

@@ -99,7 +99,7 @@ test_params(void)
 				expect(&p, (dpb_model) m, d, DPB_OK, what);
 				/* one too many, one too few */
 				p.nweights = nblocks[ic][m] + 1;
-				if (p.nweights <= DPB_MAX_BLOCKS)
+				if (p.nweights <= DPB_MAX_MODEL_BLOCKS)
 					p.noise_weights[p.nweights - 1] = 1.0;
 				expect(&p, (dpb_model) m, d, DPB_EINVAL, what);
 				p.nweights = nblocks[ic][m] - 1;
@@ -302,12 +302,12 @@ test_params(void)
 	valid(&p, DPB_MODEL_LINEAR, 2);
 	p.nweights = -1;
 	expect(&p, 0, 0, DPB_EINVAL, "nweights -1");
-	p.nweights = DPB_MAX_BLOCKS + 1;
-	for (i = 0; i <= DPB_MAX_BLOCKS; i++)
-		p.noise_weights[i < DPB_MAX_BLOCKS ? i : 0] = 1.0;
-	expect(&p, 0, 0, DPB_EINVAL, "nweights above DPB_MAX_BLOCKS");
-	p.nweights = DPB_MAX_BLOCKS;
-	expect(&p, 0, 0, DPB_OK, "nweights DPB_MAX_BLOCKS, model-free");
+	p.nweights = DPB_MAX_MODEL_BLOCKS + 1;
+	for (i = 0; i <= DPB_MAX_MODEL_BLOCKS; i++)
+		p.noise_weights[i < DPB_MAX_MODEL_BLOCKS ? i : 0] = 1.0;
+	expect(&p, 0, 0, DPB_EINVAL, "nweights above DPB_MAX_MODEL_BLOCKS");
+	p.nweights = DPB_MAX_MODEL_BLOCKS;
+	expect(&p, 0, 0, DPB_OK, "nweights DPB_MAX_MODEL_BLOCKS, model-free");
 	expect(&p, DPB_MODEL_LINEAR, 2, DPB_EINVAL, "4 weights for linear");
 
 	/* the feature count: p->d outside [0, DPB_MAX_D] is DPB_ERANGE; the

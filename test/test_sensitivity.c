@@ -268,6 +268,10 @@ entry_value(const dpb_layout *L, int k, const double *z, double y)
 		v *= e.i < L->intercept ? 1.0 : z[e.i - L->intercept];
 	if (e.j >= 0)
 		v *= e.j < L->intercept ? 1.0 : z[e.j - L->intercept];
+	if (e.k >= 0)
+		v *= z[e.k - L->intercept];
+	if (e.l >= 0)
+		v *= z[e.l - L->intercept];
 	return v;
 }
 
@@ -275,17 +279,21 @@ static void
 check_identities(void)
 {
 	dpb_layout	L;
-	const double nw[] = {0.7, 1.9, 1.3, 0.45};
+	const double nw[] = {0.7, 1.9, 1.3, 0.45, 0.8, 1.7};
 	int			m,
 				ic,
+				xm,
 				rep;
 
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
+			for (xm = 0; xm <= (m == DPB_MODEL_LINEAR); xm++)
 		{
 			double		worst = 0.0;
 
 			dpb_layout_init(&L, (dpb_model) m, 3, ic);
+			if (xm)
+				dpb_layout_add_xmoments(&L);
 			for (rep = 0; rep < 200; rep++)
 			{
 				double		z[3],
@@ -325,7 +333,7 @@ check_identities(void)
 				poly = dpb_sens_pair_sq(&L, nw, a, a2, t, y, y2);
 				worst = fmax(worst, fabs(direct - poly) / fmax(1.0, fabs(direct)));
 			}
-			CHECK(worst < 1e-10, "identity m=%d ic=%d: rel err %.3g", m, ic, worst);
+			CHECK(worst < 1e-10, "identity m=%d ic=%d xm=%d: rel err %.3g", m, ic, xm, worst);
 		}
 }
 
@@ -472,6 +480,149 @@ check_joint(void)
 	if (verbose)
 		printf("  joint L2: brute/closed^2 - 1 <= %.3g, closed^2/brute - 1 <= %.3g\n",
 			   worst_under, worst_slack);
+}
+
+/* ------------------------------------------------------------------ */
+/* the moment blocks of x_moments (docs/privacy.md §12)                */
+/* ------------------------------------------------------------------ */
+
+/* largest sum over entries of |m(z) - m(z')| over random records and
+ * the extreme directions (a lower bound of the L1 sensitivity) */
+static double
+l1_search(const dpb_layout *L, int b, double B, double R)
+{
+	double		best = 0.0;
+	int			rep;
+
+	for (rep = 0; rep < 4000; rep++)
+	{
+		double		z[4],
+					z2[4],
+					y = 0,
+					sum = 0.0,
+					n = 0.0;
+		int			j,
+					k;
+
+		for (j = 0; j < L->d; j++)
+		{
+			z[j] = (2.0 * urand() - 1.0) * B;
+			z2[j] = rep % 3 == 0 ? 0.0 : rep % 3 == 1 ? -z[j] : (2.0 * urand() - 1.0) * B;
+			if (rep % 7 == 0)
+				z[j] = z2[j] = 0.0;
+		}
+		if (rep % 7 == 0)
+		{
+			/* all of the norm on a pair of coordinates, with signs */
+			z[rep % L->d] = R * M_SQRT1_2;
+			z[(rep / 7) % L->d] += R * M_SQRT1_2 * (rep % 2 ? 1 : -1);
+			for (j = 0; j < L->d; j++)
+				z2[j] = -z[j];
+		}
+		for (j = 0; j < L->d; j++)
+		{
+			z[j] = fmax(-B, fmin(B, z[j]));
+			z2[j] = fmax(-B, fmin(B, z2[j]));
+			n += z[j] * z[j];
+		}
+		if (n > R * R)
+			for (j = 0; j < L->d; j++)
+				z[j] *= R / sqrt(n);
+		n = 0.0;
+		for (j = 0; j < L->d; j++)
+			n += z2[j] * z2[j];
+		if (n > R * R)
+			for (j = 0; j < L->d; j++)
+				z2[j] *= R / sqrt(n);
+		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
+		{
+			dpb_entry	e;
+
+			dpb_layout_entry(L, k, &e);
+			sum += fabs(entry_value(L, k, z, y) - entry_value(L, k, z2, y)) / e.weight;
+		}
+		best = fmax(best, sum);
+	}
+	return best;
+}
+
+static void
+check_xmoments(void)
+{
+	dpb_layout	L;
+	dpb_err		err;
+	char		what[128];
+	int			ic,
+				iw,
+				b;
+
+	for (ic = 0; ic <= 1; ic++)
+	{
+		double		R;
+
+		/* the closed forms of the blocks alone */
+		dpb_layout_init(&L, DPB_MODEL_LINEAR, 3, ic);
+		CHECK(dpb_layout_add_xmoments(&L) == DPB_OK, "add x moments");
+		for (R = 0.5; R < 2.0; R += 0.7)
+		{
+			b = L.nblocks - 1;
+			CHECK_REL(dpb_sens_l2_block(&L, b, R, 1.0), M_SQRT2 * pow(R, 4), 1e-9, "x4 block");
+			if (ic)
+				CHECK_REL(dpb_sens_l2_block(&L, b - 1, R, 1.0), 2.0 * pow(R, 3), 1e-9, "x3 block");
+		}
+		/* joint: never below brute force; tight when the model's blocks
+		 * carry almost no weight (the moments' part is exact) */
+		for (iw = 0; iw < 40; iw++)
+		{
+			double		nw[DPB_MAX_BLOCKS],
+						delta,
+						bf;
+			double		Ry = exp(3.0 * urand() - 1.5);
+
+			R = exp(2.0 * urand() - 1.0);
+			for (b = 0; b < L.nblocks; b++)
+				nw[b] = exp(4.0 * urand() - 2.0);
+			if (iw % 2)
+				for (b = 0; b < L.nmodel_blocks; b++)
+					nw[b] = 1e5;
+			CHECK(dpb_sens_l2(&L, R, Ry, nw, &delta, &err) == DPB_OK, "x moments sens");
+			bf = brute_max(&L, nw, R, Ry);
+			snprintf(what, sizeof(what), "x moments ic=%d #%d", ic, iw);
+			CHECK(sq(delta) >= bf * (1.0 - 1e-12), "%s: closed %.15g below brute force %.15g",
+				  what, sq(delta), bf);
+			if (iw % 2)
+				CHECK(sq(delta) <= bf * (1.0 + 1e-6), "%s: not tight (%.15g vs %.15g)",
+					  what, sq(delta), bf);
+			check_random_points(&L, nw, R, Ry, what);
+		}
+		/* Laplace: the per-entry ranges bound every observed change */
+		for (R = 0.4; R < 3.0; R += 1.1)
+		{
+			double		Bs[2] = {R / sqrt(3.0), R};
+			int			ib;
+
+			for (ib = 0; ib < 2; ib++)
+				for (b = L.nmodel_blocks; b < L.nblocks; b++)
+				{
+					double		l1 = dpb_sens_l1_block(&L, b, Bs[ib], R, 1.0);
+					double		seen = l1_search(&L, b, Bs[ib], R);
+
+					CHECK(seen <= l1, "x moments l1 block %d R=%g B=%g: %.15g > %.15g",
+						  b, R, Bs[ib], seen, l1);
+					CHECK(seen >= 0.2 * l1, "x moments l1 block %d R=%g: bound %.3g far above %.3g",
+						  b, R, l1, seen);
+				}
+		}
+	}
+	/* only linear, only up to DPB_MAX_D_XMOM features */
+	dpb_layout_init(&L, DPB_MODEL_LOGISTIC, 3, 1);
+	CHECK(dpb_layout_add_xmoments(&L) == DPB_EINVAL, "no x moments for logistic");
+	dpb_layout_init(&L, DPB_MODEL_LINEAR, DPB_MAX_D_XMOM + 1, 1);
+	CHECK(dpb_layout_add_xmoments(&L) == DPB_EINVAL, "too many features for x moments");
+	dpb_layout_init(&L, DPB_MODEL_LINEAR, DPB_MAX_D_XMOM, 1);
+	CHECK(dpb_layout_add_xmoments(&L) == DPB_OK &&
+		  L.len[L.nblocks - 1] == dpb_multisets(DPB_MAX_D_XMOM, 4) &&
+		  L.len[L.nblocks - 2] == dpb_multisets(DPB_MAX_D_XMOM, 3), "x moments at the largest d");
 }
 
 /* ------------------------------------------------------------------ */
@@ -877,6 +1028,7 @@ test_sensitivity(void)
 	check_identities();
 	check_papers();
 	check_joint();
+	check_xmoments();
 	check_blocks();
 	check_l1();
 	check_errors();

@@ -25,7 +25,8 @@ const char *unit_current = "";
 	X(noise) \
 	X(release) \
 	X(glm_moments) \
-	X(nuts)
+	X(nuts) \
+	X(xmoments)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

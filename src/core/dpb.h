@@ -17,8 +17,17 @@
  * entries and the GLM moment computations are O(d^4) per evaluation. */
 #define DPB_MAX_D 64
 
-/* Largest number of statistic blocks in one release. */
-#define DPB_MAX_BLOCKS 4
+/* Largest number of features of a release that also releases the third and
+ * fourth moments of the features (x_moments): those blocks hold O(d^4)
+ * entries. */
+#define DPB_MAX_D_XMOM 16
+
+/* Largest number of statistic blocks of a model (and of noise weights). */
+#define DPB_MAX_MODEL_BLOCKS 4
+
+/* Largest number of statistic blocks in one release: up to 4 of the model,
+ * plus the 2 moment blocks of x_moments. */
+#define DPB_MAX_BLOCKS 6
 
 typedef enum dpb_status
 {

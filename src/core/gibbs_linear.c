@@ -13,12 +13,16 @@
  *   4. (theta, sigma^2) | s: conjugate normal-inverse-gamma update;
  *   5. (mu, Sigma) | s: conjugate normal-inverse-Wishart update ("update")
  *      or fixed ("prior").
+ * With the "noisy" moments (xmoments.h) step 1 takes m and V from the
+ * released second and fourth moments of the features instead of a Gaussian
+ * (mu, Sigma), and step 5 is skipped.
  * The naive method plugs the PSD-projected z into step 4 as if exact; the
  * non-private method does the same with exact statistics.
  */
 #include "gibbs_linear.h"
 
 #include "linalg.h"
+#include "xmoments.h"
 
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_randist.h>
@@ -31,25 +35,10 @@
 static void
 stat_pairs(const dpb_layout *L, int *ia, int *ib)
 {
-	dpb_entry	e;
 	int			k;
 
-	for (k = 0; k < L->nstats; k++)
-	{
-		dpb_layout_entry(L, k, &e);
-		if (e.ypow == 2)
-			ia[k] = ib[k] = L->p;
-		else if (e.ypow == 1)
-		{
-			ia[k] = e.i;
-			ib[k] = L->p;
-		}
-		else
-		{
-			ia[k] = e.i;
-			ib[k] = e.j;
-		}
-	}
+	for (k = 0; k < L->nmodel; k++)
+		dpb_layout_linear_factors(L, k, &ia[k], &ib[k]);
 }
 
 /* mean mv (q) and covariance C (q x q) of v = [w, y], q = p + 1 */
@@ -95,7 +84,7 @@ dpb_linear_stat_moments(const dpb_layout *L, const double *theta,
 						double *m, double *V)
 {
 	int			q = L->p + 1,
-				n = L->nstats,
+				n = L->nmodel,
 				k,
 				l;
 	int		   *ia = malloc(sizeof(int) * 2 * n);
@@ -173,6 +162,7 @@ typedef struct chain
 			   *D;				/* noise variances (omega^2 for laplace) */
 	const double *z;
 	double	   *bscale;			/* laplace scale per entry */
+	dpb_xmom   *xm;				/* the noisy moments, or NULL */
 	/* scratch */
 	double	   *m,
 			   *V,
@@ -213,7 +203,7 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
-	n = c->n = c->L.nstats;
+	n = c->n = c->L.nmodel;		/* the moment blocks are not modelled */
 	p = c->p = c->L.p;
 	q = c->q = p + 1;
 	d = c->d = r->d;
@@ -370,7 +360,7 @@ draw_xmoments(chain *c)
 				nu;
 	dpb_status	st;
 
-	if (o->xmoments == DPB_XMOM_PRIOR)
+	if (o->xmoments != DPB_XMOM_UPDATE)
 		return DPB_OK;
 	kn = o->x_kappa + N;
 	nu = o->x_df + N;
@@ -423,7 +413,27 @@ draw_stats(chain *c)
 	double		N = c->N;
 	dpb_status	st;
 
-	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
+	if (c->xm)
+	{
+		int			changed;
+
+		/* the noisy moments need not give a PSD V: project it (its
+		 * Cholesky below needs a little room) */
+		dpb_xmom_stat_moments(&c->L, c->xm, c->theta, c->sigma2, c->m, c->V);
+		memcpy(c->A, c->V, sizeof(double) * n * n);
+		if (dpb_chol(c->A, n, NULL) != DPB_OK)
+		{
+			double		tr = 0;
+
+			for (k = 0; k < n; k++)
+				tr += c->V[k * n + k];
+			st = dpb_psd_project(c->V, n, 1e-12 * tr / n, &changed);
+			if (st != DPB_OK)
+				return st;
+		}
+	}
+	else
+		dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
 	for (k = 0; k < n * n; k++)
 		c->A[k] = N * c->V[k];
 	memcpy(c->M, c->A, sizeof(double) * n * n);
@@ -501,11 +511,27 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 	dpb_status	st;
 	int			iid = o->method != DPB_METHOD_NOISE_AWARE;
 	long		rejected = 0;
+	dpb_xmom	xm;
+	double	   *scale;
 
+	memset(&xm, 0, sizeof(xm));
+	if (!iid && o->xmoments == DPB_XMOM_NOISY &&
+		(st = dpb_xmom_from_release(r, &xm, err)) != DPB_OK)
+		return st;
+	scale = malloc(sizeof(double) * r->nstats);
+	if (scale == NULL)
+	{
+		dpb_xmom_free(&xm);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	dpb_release_noise_scale(r, scale);
 	dpb_feature_map(r, gain, center);
 	st = dpb_draws_alloc(out, o->chains, o->draws, nvars);
 	if (st != DPB_OK)
 	{
+		free(scale);
+		dpb_xmom_free(&xm);
 		dpb_err_set(err, "out of memory", NULL);
 		return st;
 	}
@@ -521,12 +547,14 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		st = chain_init(&c, r, o, ci);
 		if (st != DPB_OK)
 		{
+			free(scale);
+			dpb_xmom_free(&xm);
 			dpb_err_set(err, "out of memory", NULL);
 			dpb_draws_free(out);
 			return st;
 		}
 		/* noise variances and prior moments */
-		dpb_release_noise_scale(r, c.bscale);
+		memcpy(c.bscale, scale, sizeof(double) * c.n);
 		for (k = 0; k < c.n; k++)
 			c.D[k] = r->p.mechanism == DPB_MECH_LAPLACE ?
 				2 * c.bscale[k] * c.bscale[k] : c.bscale[k] * c.bscale[k];
@@ -537,6 +565,14 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		if (o->xmoments != DPB_XMOM_PRIOR && o->x_df > d + 1)
 			for (k = 0; k < d * d; k++)
 				c.Sigma[k] /= o->x_df - d - 1;
+		if (xm.eta2 != NULL)
+		{
+			/* the moments implied by the noisy release (reported as the
+			 * nuisance mu_x, sigma_x) */
+			c.xm = &xm;
+			memcpy(c.mu, xm.mu, sizeof(double) * d);
+			memcpy(c.Sigma, xm.Sigma, sizeof(double) * d * d);
+		}
 		/* start from the statistics as released */
 		st = moment_matrix(&c, r->stats);
 		if (st == DPB_OK)
@@ -589,6 +625,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		chain_free(&c);
 		if (st != DPB_OK)
 		{
+			free(scale);
+			dpb_xmom_free(&xm);
 			if (st == DPB_EINTR)
 				dpb_err_set(err, "canceling statement due to user request", NULL);
 			else if (st == DPB_ENOMEM)
@@ -599,6 +637,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 			return st;
 		}
 	}
+	free(scale);
+	dpb_xmom_free(&xm);
 	out->rejected = rejected;
 	return DPB_OK;
 }

@@ -22,8 +22,24 @@ block_len(dpb_block_kind kind, int p, int intercept)
 			return 1;
 		case DPB_BLK_YT2:
 			return p * (p + 1) / 2;
+		case DPB_BLK_X3:
+			return dpb_multisets(p - intercept, 3);
+		case DPB_BLK_X4:
+			return dpb_multisets(p - intercept, 4);
 	}
 	return 0;
+}
+
+int
+dpb_multisets(int n, int k)
+{
+	long		c = 1;
+	int			i;
+
+	/* C(n + k - 1, k), exact in integers step by step */
+	for (i = 1; i <= k; i++)
+		c = c * (n + i - 1) / i;
+	return (int) c;
 }
 
 dpb_status
@@ -79,6 +95,30 @@ dpb_layout_init(dpb_layout *L, dpb_model model, int d, int intercept)
 		off += L->len[b];
 	}
 	L->nstats = off;
+	L->nmodel_blocks = L->nblocks;
+	L->nmodel = off;
+	return DPB_OK;
+}
+
+dpb_status
+dpb_layout_add_xmoments(dpb_layout *L)
+{
+	int			b;
+
+	if (L->model != DPB_MODEL_LINEAR || L->xmoments ||
+		L->d < 1 || L->d > DPB_MAX_D_XMOM)
+		return DPB_EINVAL;
+	b = L->nblocks;
+	if (L->intercept)
+		L->kind[b++] = DPB_BLK_X3;
+	L->kind[b++] = DPB_BLK_X4;
+	for (; L->nblocks < b; L->nblocks++)
+	{
+		L->start[L->nblocks] = L->nstats;
+		L->len[L->nblocks] = block_len(L->kind[L->nblocks], L->p, L->intercept);
+		L->nstats += L->len[L->nblocks];
+	}
+	L->xmoments = 1;
 	return DPB_OK;
 }
 
@@ -114,6 +154,62 @@ tri_pair(int m, int p, int skip00, int *i, int *j)
 	*j = r + m;
 }
 
+/*
+ * The m-th non-decreasing index tuple idx[0] <= ... <= idx[k-1] over
+ * 0..n-1, in lexicographic order: the first index is the largest a such
+ * that the tuples starting below a number fewer than m + 1.
+ */
+static void
+multiset_unrank(int m, int n, int k, int *idx)
+{
+	int			pos,
+				lo = 0;
+
+	for (pos = 0; pos < k; pos++)
+	{
+		int			a = lo;
+
+		/* tuples of the remaining k - pos - 1 positions over a..n-1 */
+		for (;;)
+		{
+			int			cnt = dpb_multisets(n - a, k - pos - 1);
+
+			if (m < cnt)
+				break;
+			m -= cnt;
+			a++;
+		}
+		idx[pos] = a;
+		lo = a;
+	}
+}
+
+/* sqrt(k! / prod m_i!) for a sorted index tuple */
+static double
+multinomial_weight(const int *idx, int k)
+{
+	double		f = 1.0;
+	int			i,
+				run = 1;
+
+	for (i = 1; i <= k; i++)
+		f *= i;
+	for (i = 1; i <= k; i++)
+	{
+		if (i < k && idx[i] == idx[i - 1])
+			run++;
+		else
+		{
+			int			r;
+
+			for (r = 2; r <= run; r++)
+				f /= r;
+			run = 1;
+		}
+	}
+	return sqrt(f);
+}
+
 void
 dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e)
 {
@@ -126,6 +222,8 @@ dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e)
 	e->block = b;
 	e->i = -1;
 	e->j = -1;
+	e->k = -1;
+	e->l = -1;
 	e->weight = 1.0;
 	switch (L->kind[b])
 	{
@@ -148,6 +246,44 @@ dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e)
 			if (e->i != e->j)
 				e->weight = M_SQRT2;
 			break;
+		case DPB_BLK_X3:
+		case DPB_BLK_X4:
+			{
+				int			deg = L->kind[b] == DPB_BLK_X3 ? 3 : 4;
+				int			idx[4],
+							t;
+
+				e->ypow = 0;
+				multiset_unrank(m, L->d, deg, idx);
+				e->weight = multinomial_weight(idx, deg);
+				for (t = 0; t < deg; t++)
+					idx[t] += L->intercept;	/* feature -> w index */
+				e->i = idx[0];
+				e->j = idx[1];
+				e->k = idx[2];
+				e->l = deg == 4 ? idx[3] : -1;
+			}
+			break;
+	}
+}
+
+void
+dpb_layout_linear_factors(const dpb_layout *L, int k, int *a, int *b)
+{
+	dpb_entry	e;
+
+	dpb_layout_entry(L, k, &e);
+	if (e.ypow == 2)
+		*a = *b = L->p;
+	else if (e.ypow == 1)
+	{
+		*a = e.i;
+		*b = L->p;
+	}
+	else
+	{
+		*a = e.i;
+		*b = e.j;
 	}
 }
 
@@ -166,6 +302,10 @@ dpb_block_kind_name(dpb_block_kind kind)
 			return "y^2";
 		case DPB_BLK_YT2:
 			return "y*t2";
+		case DPB_BLK_X3:
+			return "x3";
+		case DPB_BLK_X4:
+			return "x4";
 	}
 	return "unknown";
 }
@@ -203,6 +343,29 @@ dpb_layout_label(const dpb_layout *L, int k, const char *const *names,
 
 	dpb_layout_entry(L, k, &e);
 	buf[0] = '\0';
+	if (e.k >= 0)
+	{
+		/* a moment: each distinct feature once, with its power */
+		int			idx[4] = {e.i, e.j, e.k, e.l};
+		int			deg = e.l >= 0 ? 4 : 3,
+					t = 0;
+
+		while (t < deg)
+		{
+			int			run = 1;
+
+			while (t + run < deg && idx[t + run] == idx[t])
+				run++;
+			append_w(L, idx[t], names, buf, buflen, &nfac);
+			if (run > 1)
+			{
+				used = strlen(buf);
+				snprintf(buf + used, buflen - used, "^%d", run);
+			}
+			t += run;
+		}
+		return;
+	}
 	if (e.ypow == 2)
 	{
 		snprintf(buf, buflen, "y^2");

@@ -28,6 +28,17 @@
  *
  * Within T2 / YT2 the order is i = 0..p-1, j = i..p-1; within T1 / YT1 it is
  * i = 0..p-1.
+ *
+ * Moments of the features (linear releases with x_moments, for the
+ * "noisy" moments of Gibbs-SS; dpb_layout_add_xmoments) follow the model's
+ * blocks:
+ *   X3   z_a z_b z_c       a <= b <= c (only with an intercept)
+ *   X4   z_a z_b z_c z_e   a <= b <= c <= e
+ * over the d features (not w: the monomials of lower degree are in T2).
+ * An entry whose index multiset has multiplicities m_1, m_2, ... carries the
+ * weight sqrt(k! / (m_1! m_2! ...)) (k = 3 or 4), so that the weighted block
+ * of z satisfies ||X_k(z)||^2 = ||z||^(2k) and <X_k(z), X_k(z')> = <z,z'>^k.
+ * The order is lexicographic in (a, b, c[, e]).
  */
 #ifndef DPB_LAYOUT_H
 #define DPB_LAYOUT_H
@@ -40,7 +51,9 @@ typedef enum dpb_block_kind
 	DPB_BLK_T2 = 2,
 	DPB_BLK_YT1 = 3,
 	DPB_BLK_YY = 4,
-	DPB_BLK_YT2 = 5
+	DPB_BLK_YT2 = 5,
+	DPB_BLK_X3 = 6,
+	DPB_BLK_X4 = 7
 } dpb_block_kind;
 
 /* The response's domain, which the sensitivity depends on. */
@@ -62,22 +75,44 @@ typedef struct dpb_layout
 	int			start[DPB_MAX_BLOCKS];	/* offset of the block in stats[] */
 	int			len[DPB_MAX_BLOCKS];	/* entries in the block */
 	int			nstats;			/* total entries */
+	int			nmodel_blocks;	/* blocks of the model (the X3 / X4 blocks of
+								 * x_moments come after them) */
+	int			nmodel;			/* entries of the model's blocks */
+	int			xmoments;		/* the X3 / X4 blocks are present */
 } dpb_layout;
 
 /* One released entry: the monomial y^ypow * w_i * w_j (i or j = -1 when
- * absent) and its weight (1 or sqrt(2)). */
+ * absent) and its weight (1 or sqrt(2)).  Entries of the moment blocks are
+ * w_i w_j w_k (X3) or w_i w_j w_k w_l (X4), with w indices (>= intercept)
+ * and the multinomial weight; k and l are -1 elsewhere. */
 typedef struct dpb_entry
 {
 	int			block;
 	int			ypow;
 	int			i;
 	int			j;
+	int			k;
+	int			l;
 	double		weight;
 } dpb_entry;
 
 /* Fills the layout; returns DPB_EINVAL for an unknown model or d outside
  * [1, DPB_MAX_D]. */
 dpb_status	dpb_layout_init(dpb_layout *L, dpb_model model, int d, int intercept);
+
+/*
+ * Appends the X3 (with an intercept) and X4 blocks of the features'
+ * moments.  Only linear layouts with d <= DPB_MAX_D_XMOM; DPB_EINVAL
+ * otherwise.
+ */
+dpb_status	dpb_layout_add_xmoments(dpb_layout *L);
+
+/* A linear model statistic k (< nmodel) is the product v_a v_b of two
+ * coordinates of v = [w_0 .. w_{p-1}, y]; y is index p. */
+void		dpb_layout_linear_factors(const dpb_layout *L, int k, int *a, int *b);
+
+/* Number of multisets of size k from n items: C(n + k - 1, k). */
+int			dpb_multisets(int n, int k);
 
 /* Describes entry k (0 <= k < nstats). */
 void		dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e);

@@ -120,7 +120,7 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 				return DPB_EINVAL;
 			}
 		}
-	if (p->nweights < 0 || p->nweights > DPB_MAX_BLOCKS)
+	if (p->nweights < 0 || p->nweights > DPB_MAX_MODEL_BLOCKS)
 	{
 		dpb_err_set(err, "too many noise weights", NULL);
 		return DPB_EINVAL;
@@ -131,6 +131,12 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 			dpb_err_set(err, "noise weights must be positive and finite", NULL);
 			return DPB_EINVAL;
 		}
+	if (!dpb_isfinite(p->x_moments) || p->x_moments < 0 || p->x_moments >= 1)
+	{
+		dpb_err_set(err, "x_moments must be in [0, 1)",
+					"It is the share of the privacy budget spent on the moments of the features; 0 releases none.");
+		return DPB_EINVAL;
+	}
 	return DPB_OK;
 }
 
@@ -177,6 +183,19 @@ dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
 	{
 		dpb_err_set(err, "the laplace mechanism is only available for linear regression", NULL);
 		return DPB_EINVAL;
+	}
+	if (p->x_moments > 0 && model != DPB_MODEL_LINEAR)
+	{
+		dpb_err_set(err, "x_moments is only available for linear regression",
+					"The moments of the features are used by the linear model's \"noisy\" moments option.");
+		return DPB_EINVAL;
+	}
+	if (p->x_moments > 0 && d > DPB_MAX_D_XMOM)
+	{
+		dpb_err_set(err, "too many features for x_moments",
+					"Releasing the moments of the features supports at most %d features; got %d.",
+					DPB_MAX_D_XMOM, d);
+		return DPB_ERANGE;
 	}
 	if (dpb_layout_init(&L, model, d, p->intercept) != DPB_OK)
 	{

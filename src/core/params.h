@@ -28,8 +28,11 @@ typedef struct dpb_params
 	int			intercept;
 	dpb_mechanism mechanism;
 	dpb_scaling scaling;
-	int			nweights;		/* 0, or the number of blocks */
+	int			nweights;		/* 0, or the number of the model's blocks */
 	double		noise_weights[DPB_MAX_BLOCKS];	/* relative noise scales */
+	double		x_moments;		/* share of the budget spent on the third and
+								 * fourth moments of the features (linear
+								 * only; 0: not released), in [0, 1) */
 	int			has_names;
 	char		names[DPB_MAX_D][DPB_NAME_LEN];
 } dpb_params;

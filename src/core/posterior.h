@@ -28,7 +28,8 @@ typedef enum dpb_method
 typedef enum dpb_xmoments
 {
 	DPB_XMOM_UPDATE = 1,		/* hierarchical NIW prior, conjugate update */
-	DPB_XMOM_PRIOR = 2			/* fixed moments given by the user */
+	DPB_XMOM_PRIOR = 2,			/* fixed moments given by the user */
+	DPB_XMOM_NOISY = 3			/* the release's noisy x moments (x_moments) */
 } dpb_xmoments;
 
 /* Returns nonzero when the host wants the computation to stop. */

@@ -17,7 +17,40 @@
 dpb_status
 dpb_release_layout(const dpb_release *r, dpb_layout *L)
 {
-	return dpb_layout_init(L, r->model, r->d, r->p.intercept);
+	dpb_status	st = dpb_layout_init(L, r->model, r->d, r->p.intercept);
+
+	if (st == DPB_OK && r->p.x_moments > 0)
+		st = dpb_layout_add_xmoments(L);
+	return st;
+}
+
+/* The layout of the model's blocks alone (L without the moment blocks). */
+static void
+model_layout(const dpb_layout *L, dpb_layout *M)
+{
+	*M = *L;
+	M->nblocks = L->nmodel_blocks;
+	M->nstats = L->nmodel;
+	M->xmoments = 0;
+}
+
+/*
+ * Noise weights of the moment blocks: each block's own sensitivity times
+ * one factor lambda, chosen so that the moments take the share s =
+ * p.x_moments of the privacy budget (docs/privacy.md §12): of the squared
+ * L2 sensitivity of the weighted release (gaussian; as zCDP's rho adds up)
+ * or of the L1 sensitivity, i.e. of epsilon (laplace).  base_main is the
+ * model blocks' part (Delta^2 or sum l1_b / w_b), base_mom the moments'
+ * part with lambda = 1; the moments' part scales as lambda^-2 (gaussian)
+ * or lambda^-1 (laplace).
+ */
+static double
+moment_lambda(const dpb_release *r, double base_main, double base_mom)
+{
+	double		s = r->p.x_moments,
+				ratio = base_mom * (1.0 - s) / (s * base_main);
+
+	return r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(ratio) : ratio;
 }
 
 static double
@@ -32,7 +65,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	dpb_layout	L;
 	dpb_status	st;
 	double		R = r->p.clip,
-				Ry = response_bound(r);
+				Ry = response_bound(r),
+				lambda;
 	int			b;
 
 	if (dpb_release_layout(r, &L) != DPB_OK)
@@ -43,7 +77,7 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	r->nblocks = L.nblocks;
 	r->nstats = L.nstats;
 	for (b = 0; b < L.nblocks; b++)
-		r->block_weight[b] = r->p.nweights ? r->p.noise_weights[b] : 1.0;
+		r->block_weight[b] = b < r->p.nweights ? r->p.noise_weights[b] : 1.0;
 
 	if (r->p.mechanism == DPB_MECH_NONE)
 	{
@@ -65,8 +99,22 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l2_block(&L, b, R, Ry);
-			if (!r->p.nweights)
+			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
+		}
+		if (L.xmoments)
+		{
+			dpb_layout	M;
+			double		dm,
+						dall;
+
+			model_layout(&L, &M);
+			if ((st = dpb_sens_l2(&M, R, Ry, r->block_weight, &dm, err)) != DPB_OK ||
+				(st = dpb_sens_l2(&L, R, Ry, r->block_weight, &dall, err)) != DPB_OK)
+				return st;
+			lambda = moment_lambda(r, dm * dm, dall * dall - dm * dm);
+			for (b = L.nmodel_blocks; b < L.nblocks; b++)
+				r->block_weight[b] *= lambda;
 		}
 		st = dpb_sens_l2(&L, R, Ry, r->block_weight, &r->sensitivity, err);
 		if (st != DPB_OK)
@@ -76,16 +124,29 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	}
 	else
 	{
-		double		B = dpb_coord_bound(&r->p, r->d);
+		double		B = dpb_coord_bound(&r->p, r->d),
+					main = 0,
+					mom = 0;
 
-		r->sensitivity = 0;
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l1_block(&L, b, B, R, Ry);
-			if (!r->p.nweights)
+			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
-			r->sensitivity += r->block_sens[b] / r->block_weight[b];
+			if (b < L.nmodel_blocks)
+				main += r->block_sens[b] / r->block_weight[b];
+			else
+				mom += r->block_sens[b] / r->block_weight[b];
 		}
+		if (L.xmoments)
+		{
+			lambda = moment_lambda(r, main, mom);
+			for (b = L.nmodel_blocks; b < L.nblocks; b++)
+				r->block_weight[b] *= lambda;
+		}
+		r->sensitivity = 0;
+		for (b = 0; b < L.nblocks; b++)
+			r->sensitivity += r->block_sens[b] / r->block_weight[b];
 		r->noise_scale = r->sensitivity / r->p.epsilon;
 		return DPB_OK;
 	}
@@ -265,6 +326,7 @@ get_u8(reader *rd)
 #define FLAG_INSECURE 2
 #define FLAG_BOUNDS 4
 #define FLAG_NAMES 8
+#define FLAG_XMOMENTS 16		/* followed by the f64 share p.x_moments */
 
 size_t
 dpb_release_packed_size(const dpb_release *r)
@@ -273,6 +335,8 @@ dpb_release_packed_size(const dpb_release *r)
 	int			j;
 
 	sz += 2 * 8 * (size_t) r->nblocks + 1;	/* weights, block_sens, nweights */
+	if (r->p.x_moments > 0)
+		sz += 8;
 	if (r->p.has_bounds)
 		sz += 2 * 8 * (size_t) r->d;
 	if (r->p.has_names)
@@ -303,6 +367,8 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 		flags |= FLAG_BOUNDS;
 	if (r->p.has_names)
 		flags |= FLAG_NAMES;
+	if (r->p.x_moments > 0)
+		flags |= FLAG_XMOMENTS;
 	put_u8(&p, (unsigned) flags);
 	put_u16(&p, (unsigned) r->d);
 	put_u8(&p, (unsigned) r->nblocks);
@@ -315,6 +381,8 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 	put_f64(&p, r->sensitivity);
 	put_f64(&p, r->noise_scale);
 	put_u8(&p, 0);				/* reserved */
+	if (r->p.x_moments > 0)
+		put_f64(&p, r->p.x_moments);
 	for (j = 0; j < r->nblocks; j++)
 	{
 		put_f64(&p, r->block_weight[j]);
@@ -399,9 +467,15 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	r->sensitivity = get_f64(&rd);
 	r->noise_scale = get_f64(&rd);
 	(void) get_u8(&rd);
-	if (rd.bad || flags > 15 || r->d < 1 || r->d > DPB_MAX_D ||
+	if (flags & FLAG_XMOMENTS)
+	{
+		r->p.x_moments = get_f64(&rd);
+		if (!(r->p.x_moments > 0))
+			rd.bad = 1;			/* the flag means a positive share */
+	}
+	if (rd.bad || flags > 31 || r->d < 1 || r->d > DPB_MAX_D ||
 		r->nblocks < 1 || r->nblocks > DPB_MAX_BLOCKS ||
-		(r->p.nweights != 0 && r->p.nweights != r->nblocks))
+		r->p.nweights < 0 || r->p.nweights > r->nblocks)
 	{
 		dpb_err_set(err, "invalid release", "The release header is malformed or truncated.");
 		return DPB_ECORRUPT;
@@ -410,7 +484,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	{
 		r->block_weight[j] = get_f64(&rd);
 		r->block_sens[j] = get_f64(&rd);
-		if (r->p.nweights)
+		if (j < (unsigned) r->p.nweights)
 			r->p.noise_weights[j] = r->block_weight[j];
 	}
 	if (r->p.has_bounds)

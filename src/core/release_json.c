@@ -190,6 +190,8 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	put_num(out, r->p.epsilon);
 	dpb_buf_puts(out, ", \"delta\": ");
 	put_num(out, r->p.delta);
+	dpb_buf_puts(out, ", \"x_moments\": ");
+	put_num(out, r->p.x_moments);
 	dpb_buf_printf(out, ", \"sensitivity_norm\": \"%s\", \"sensitivity\": ",
 				   r->p.mechanism == DPB_MECH_GAUSSIAN ? "l2" : "l1");
 	put_num(out, r->sensitivity);

@@ -38,12 +38,18 @@ y_bound(const dpb_layout *L, double Ry)
 
 /*
  * ||B(r) - B(r')||^2 of one (unweighted) block as a polynomial in
- * A = ||w||^2, A2 = ||w'||^2, T = <w, w'>, y, y2 (docs/privacy.md §1).
+ * a = ||z||^2, a2 = ||z'||^2, t = <z, z'>, y, y2 and the intercept k, with
+ * A = k + a, A2 = k + a2, T = k + t (docs/privacy.md §1; the moment blocks
+ * X3 / X4 are monomials of z, not of w: §12).
  */
 static double
-block_norm_sq(dpb_block_kind kind, double A, double A2, double T,
+block_norm_sq(dpb_block_kind kind, double k, double a, double a2, double t,
 			  double y, double y2)
 {
+	double		A = k + a,
+				A2 = k + a2,
+				T = k + t;
+
 	switch (kind)
 	{
 		case DPB_BLK_T1:
@@ -56,6 +62,10 @@ block_norm_sq(dpb_block_kind kind, double A, double A2, double T,
 			return sq(y * y - y2 * y2);
 		case DPB_BLK_YT2:
 			return y * y * A * A + y2 * y2 * A2 * A2 - 2.0 * y * y2 * T * T;
+		case DPB_BLK_X3:
+			return a * a * a + a2 * a2 * a2 - 2.0 * t * t * t;
+		case DPB_BLK_X4:
+			return sq(a * a) + sq(a2 * a2) - 2.0 * sq(t * t);
 	}
 	return NAN;
 }
@@ -72,7 +82,7 @@ dpb_sens_pair_sq(const dpb_layout *L, const double *nw,
 	{
 		double		c = nw ? 1.0 / sq(nw[b]) : 1.0;
 
-		sum += c * block_norm_sq(L->kind[b], k + a, k + a2, k + t, y, y2);
+		sum += c * block_norm_sq(L->kind[b], k, a, a2, t, y, y2);
 	}
 	return sum;
 }
@@ -241,7 +251,26 @@ sup_poisson_noic(double R, double Ry,
 				poisson_noic_H(R, Ry, Ry, c1, c2, c3, c4));
 }
 
-/* Checks that L is one of the layouts dpb_layout_init builds. */
+/* ---------------------------------------------------------------------
+ * Moments of x: blocks X3 (c3; 0 when absent) and X4 (c4).  The sum
+ *   c3 (a^3 + a'^3 - 2 t^3) + c4 (a^4 + a'^4 - 2 t^4)
+ * grows with a and a' for fixed t (and so does the range of t), so
+ * a = a' = R^2; then g(t) = -2 c3 t^3 - 2 c4 t^4 is negative for t > 0 and
+ * on [-R^2, 0] increases towards t* = -3 c3 / (4 c4), its only stationary
+ * point there (docs/privacy.md §12).
+ * --------------------------------------------------------------------- */
+static double
+sup_xmoments(double R, double c3, double c4)
+{
+	double		R2 = R * R;
+	double		t = fmax(-3.0 * c3 / (4.0 * c4), -R2);
+
+	return 2.0 * c3 * R2 * R2 * R2 + 2.0 * c4 * sq(R2 * R2)
+		- 2.0 * c3 * t * t * t - 2.0 * c4 * sq(t * t);
+}
+
+/* Checks that L is one of the layouts dpb_layout_init builds, possibly
+ * followed by the moment blocks of dpb_layout_add_xmoments. */
 static int
 layout_ok(const dpb_layout *L)
 {
@@ -273,12 +302,18 @@ layout_ok(const dpb_layout *L)
 		default:
 			return 0;
 	}
-	if (L->nblocks != n)
+	if (L->nmodel_blocks != n)
 		return 0;
 	for (b = 0; b < n; b++)
 		if (L->kind[b] != want[b])
 			return 0;
-	return 1;
+	if (!L->xmoments)
+		return L->nblocks == n;
+	if (L->model != DPB_MODEL_LINEAR || L->nblocks != n + 1 + L->intercept)
+		return 0;
+	if (L->intercept && L->kind[n++] != DPB_BLK_X3)
+		return 0;
+	return L->kind[n] == DPB_BLK_X4;
 }
 
 static int
@@ -291,7 +326,7 @@ dpb_status
 dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 			const double *nw, double *delta, dpb_err *err)
 {
-	double		c[DPB_MAX_BLOCKS];
+	double		c[DPB_MAX_BLOCKS] = {0};
 	double		sup2;
 	int			b;
 
@@ -338,6 +373,17 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 			else
 				sup2 = sup_poisson_noic(R, Ry, c[0], c[1], c[2], c[3]);
 			break;
+	}
+	/*
+	 * The moment blocks: the supremum of a sum is at most the sum of the
+	 * suprema, so adding theirs bounds the joint release (exactly what
+	 * composing the two Gaussian mechanisms would give).
+	 */
+	if (L->xmoments)
+	{
+		int			nb = L->nmodel_blocks;
+
+		sup2 += sup_xmoments(R, L->intercept ? c[nb] : 0.0, c[L->nblocks - 1]);
 	}
 	if (!dpb_isfinite(sup2) || sup2 < 0.0)
 	{
@@ -403,6 +449,12 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 			else
 				v = 4.0 * sq(Ry) * Am * Am;
 			break;
+		case DPB_BLK_X3:
+			v = 4.0 * R * R * R * R * R * R;
+			break;
+		case DPB_BLK_X4:
+			v = 2.0 * sq(R * R * R * R);
+			break;
 		default:
 			return NAN;
 	}
@@ -415,6 +467,36 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
  * independently, so the entry's range is spanned by the four products of
  * the endpoints of g's and h's ranges.
  * --------------------------------------------------------------------- */
+/*
+ * Range of a moment entry z_i z_j z_k [z_l]: with multiplicities m_f of
+ * degree g, |monomial| <= min(B^g, prod_f (m_f R^2 / g)^(m_f / 2)) (the
+ * box, or the ball's maximum by Lagrange / AM-GM); the range is [0, M]
+ * when every m_f is even, [-M, M] otherwise (docs/privacy.md §12).
+ */
+static double
+xmoment_range(const dpb_entry *en, double B, double R)
+{
+	int			idx[4] = {en->i, en->j, en->k, en->l};
+	int			g = en->l >= 0 ? 4 : 3,
+				t = 0,
+				odd = 0;
+	double		ball = 1.0,
+				M;
+
+	while (t < g)
+	{
+		int			run = 1;
+
+		while (t + run < g && idx[t + run] == idx[t])
+			run++;
+		ball *= pow(run * R * R / g, 0.5 * run);
+		odd |= run & 1;
+		t += run;
+	}
+	M = fmin(pow(B, g), ball);
+	return odd ? 2.0 * M : M;
+}
+
 double
 dpb_sens_l1_block(const dpb_layout *L, int b, double B, double R, double Ry)
 {
@@ -449,6 +531,11 @@ dpb_sens_l1_block(const dpb_layout *L, int b, double B, double R, double Ry)
 		int			i;
 
 		dpb_layout_entry(L, e, &en);
+		if (en.k >= 0)
+		{
+			sum += xmoment_range(&en, B, R);
+			continue;
+		}
 		/* feature indices of the monomial's factors (-1: none / the 1) */
 		fi = en.i >= 0 ? en.i - L->intercept : -1;
 		fj = en.j >= 0 ? en.j - L->intercept : -1;

@@ -216,14 +216,16 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			char	   *s;
 
 			if (val.type != jbvString)
-				bad_option(key, "\"update\" or \"prior\" is expected.");
+				bad_option(key, "\"update\", \"prior\" or \"noisy\" is expected.");
 			s = pnstrdup(val.val.string.val, val.val.string.len);
 			if (strcmp(s, "update") == 0)
 				o->xmoments = DPB_XMOM_UPDATE;
 			else if (strcmp(s, "prior") == 0)
 				o->xmoments = DPB_XMOM_PRIOR;
+			else if (strcmp(s, "noisy") == 0)
+				o->xmoments = DPB_XMOM_NOISY;
 			else
-				bad_option(key, "\"update\" or \"prior\" is expected.");
+				bad_option(key, "\"update\", \"prior\" or \"noisy\" is expected.");
 		}
 		else if (strcmp(key, "theta_scale") == 0)
 			jvec(&val, key, o->theta_scale, p, true);

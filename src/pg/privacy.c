@@ -16,16 +16,16 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#define NATTS 11
+#define NATTS 12
 enum
 {
 	A_EPSILON, A_DELTA, A_CLIP, A_Y_BOUND, A_LOWER, A_UPPER, A_INTERCEPT,
-	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS
+	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS, A_X_MOMENTS
 };
 
 static const char *const attnames[NATTS] = {
 	"epsilon", "delta", "clip", "y_bound", "lower", "upper", "intercept",
-	"mechanism", "scaling", "features", "noise_weights"
+	"mechanism", "scaling", "features", "noise_weights", "x_moments"
 };
 
 static int
@@ -212,12 +212,14 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	if (!isnull[A_NOISE_WEIGHTS])
 	{
 		p->nweights = float8_array(v[A_NOISE_WEIGHTS], "noise_weights",
-								   p->noise_weights, DPB_MAX_BLOCKS);
+								   p->noise_weights, DPB_MAX_MODEL_BLOCKS);
 		if (p->nweights == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("noise_weights must not be empty")));
 	}
+	if (!isnull[A_X_MOMENTS])
+		p->x_moments = DatumGetFloat8(v[A_X_MOMENTS]);
 	st = dpb_params_check(p, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
@@ -260,6 +262,8 @@ dpbayes_privacy(PG_FUNCTION_ARGS)
 	v[A_MECHANISM] = CStringGetTextDatum(dpb_mechanism_name(p.mechanism));
 	isnull[A_SCALING] = false;
 	v[A_SCALING] = CStringGetTextDatum(dpb_scaling_name(p.scaling));
+	isnull[A_X_MOMENTS] = false;
+	v[A_X_MOMENTS] = Float8GetDatum(p.x_moments);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, isnull)));
 }
 

@@ -61,6 +61,9 @@ state_new(MemoryContext cxt, dpb_model model)
 	return s;
 }
 
+/* The release also holds the moments of the features (x_moments). */
+#define STATE_XMOM(s) ((s)->params.x_moments > 0)
+
 /* Fixes d: validates the parameters for the model and sets up the sums. */
 static void
 state_setup(RelState *s, MemoryContext cxt, int d)
@@ -73,10 +76,13 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	s->params.d = d;
 	dpb_layout_init(&s->L, s->model, d, s->params.intercept);
+	if (STATE_XMOM(s))
+		dpb_layout_add_xmoments(&s->L); /* checked by dpb_params_check_model */
 	dpb_clipper_init(&s->clip, &s->params, s->model, d);
 	s->d = d;
-	s->accmem = MemoryContextAllocZero(cxt, dpb_acc_size(d, s->model == DPB_MODEL_POISSON));
-	dpb_acc_init(&s->acc, s->accmem, d, s->model == DPB_MODEL_POISSON);
+	s->accmem = MemoryContextAllocZero(cxt, dpb_acc_size(d, s->model == DPB_MODEL_POISSON,
+														  STATE_XMOM(s)));
+	dpb_acc_init(&s->acc, s->accmem, d, s->model == DPB_MODEL_POISSON, STATE_XMOM(s));
 	s->z = MemoryContextAllocZero(cxt, sizeof(double) * d);
 }
 
@@ -355,7 +361,8 @@ dpbayes_release_serialize(PG_FUNCTION_ARGS)
 {
 	RelState   *s = (RelState *) PG_GETARG_POINTER(0);
 	int32		hdr[4];
-	int			nd = s->d > 0 ? (int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON) : 0;
+	int			nd = s->d > 0 ? (int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON,
+													   STATE_XMOM(s)) : 0;
 	Size		sz = SER_HDR + sizeof(dpb_params) + sizeof(double) * nd;
 	bytea	   *out = palloc(VARHDRSZ + sz);
 	char	   *p = VARDATA(out);
@@ -413,7 +420,8 @@ dpbayes_release_deserialize(PG_FUNCTION_ARGS)
 	if (hdr[2] > 0)
 	{
 		state_setup(s, aggcxt, hdr[2]);
-		if ((int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON) != hdr[3])
+		if ((int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON,
+								   STATE_XMOM(s)) != hdr[3])
 			goto corrupt;
 		memcpy(s->acc.G, p + SER_HDR + sizeof(dpb_params), sizeof(double) * hdr[3]);
 	}

@@ -198,6 +198,9 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 		   fmt_num(r.sensitivity));
 	put_kv(rsinfo, r.p.mechanism == DPB_MECH_GAUSSIAN ? "noise sigma" : "laplace scale",
 		   fmt_num(r.noise_scale));
+	if (r.p.x_moments > 0)
+		put_kv(rsinfo, "x_moments", psprintf("%s of the budget on the moments of the features",
+											fmt_num(r.p.x_moments)));
 	put_kv(rsinfo, "statistics", psprintf("%d in %d blocks", r.nstats, r.nblocks));
 	put_kv(rsinfo, "insecure test noise", r.insecure ? "YES: NOT PRIVATE" : "no");
 	if (r.p.mechanism == DPB_MECH_NONE)

@@ -175,8 +175,13 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	if (strcmp(s, "given") != 0 && strcmp(s, "auto") != 0)
 		bad("Key \"noise_weights\" must be \"given\" or \"auto\".");
 
+	v = field(root, "x_moments", false);
+	r->p.x_moments = v ? num(v, "x_moments") : 0.0;
+
 	if (dpb_layout_init(&L, r->model, r->d, r->p.intercept) != DPB_OK)
 		bad("Invalid model or feature count.");
+	if (r->p.x_moments > 0 && dpb_layout_add_xmoments(&L) != DPB_OK)
+		bad("Key \"x_moments\" is only valid for linear releases with at most 16 features.");
 	blocks = array(field(root, "blocks", true), "blocks", &nb);
 	if (nb != L.nblocks)
 		bad(psprintf("A %s release has %d blocks; this one has %d.",
@@ -184,7 +189,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	r->nblocks = nb;
 	r->nstats = L.nstats;
 	r->stats = palloc(sizeof(double) * L.nstats);
-	r->p.nweights = strcmp(s, "given") == 0 ? nb : 0;
+	r->p.nweights = strcmp(s, "given") == 0 ? L.nmodel_blocks : 0;
 	for (b = 0; b < nb; b++)
 	{
 		JsonbValue *bv = getIthJsonbValueFromContainer(blocks, b);
@@ -198,7 +203,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 			bad(psprintf("Block %d must be of kind \"%s\".", b + 1,
 						 dpb_block_kind_name(L.kind[b])));
 		r->block_weight[b] = num(field(bc, "noise_weight", true), "noise_weight");
-		if (r->p.nweights)
+		if (b < r->p.nweights)
 			r->p.noise_weights[b] = r->block_weight[b];
 		r->block_sens[b] = num(field(bc, "sensitivity", true), "sensitivity");
 		num_array(field(bc, "values", true), "values", r->stats + L.start[b], L.len[b]);
