@@ -590,7 +590,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	windows		win;
 	double	   *block, *cur;
 	dpb_status	st = DPB_OK;
-	long		div_warm = 0, div_draws = 0, kept = 0;
+	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0;
 	double		sum_accept = 0.0, sum_depth = 0.0;
 
 	if (o == NULL)
@@ -675,6 +675,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 			st = DPB_EINTR;
 			goto done;
 		}
+		if (it == o->warmup)
+			warm_grads = s->grad_evals;
 		transition(s, &accept, &depth);
 
 		if (it >= o->warmup)
@@ -716,6 +718,7 @@ done:
 		stats->mean_accept = kept > 0 ? sum_accept / (double) kept : 0.0;
 		stats->mean_tree_depth = kept > 0 ? sum_depth / (double) kept : 0.0;
 		stats->gradient_evals = s->grad_evals;
+		stats->warmup_gradient_evals = kept > 0 ? warm_grads : s->grad_evals;
 	}
 	if (inv_metric != NULL)
 		vcopy(inv_metric, s->minv, dim);

@@ -49,6 +49,7 @@ typedef struct dpb_nuts_stats
 	double		mean_accept;	/* mean acceptance statistic after warmup */
 	double		mean_tree_depth;	/* after warmup */
 	long		gradient_evals; /* calls of f, warmup and heuristics included */
+	long		warmup_gradient_evals;	/* ... of which during warmup */
 } dpb_nuts_stats;
 
 /* warmup 1000, draws 1000, target_accept 0.8, max_depth 10, no interrupt */

@@ -1,0 +1,25 @@
+/*
+ * bench_util.h — what the C benchmarks share: a monotonic clock and the
+ * simulated releases (bench/gibbs_speed.c, bench/glm_speed.c,
+ * bench/glm_profile.c).
+ */
+#ifndef DPB_BENCH_UTIL_H
+#define DPB_BENCH_UTIL_H
+
+#include "release.h"
+
+/* seconds, CLOCK_MONOTONIC */
+double		bench_now(void);
+
+/*
+ * A release of N simulated records with d features and an intercept,
+ * epsilon = 1, delta = 1e-5, Gaussian noise; generator mt19937 with its
+ * default seed.
+ *   linear    x_j ~ N(0, 0.25^2), y = 0.5 + x_0 - x_1 + x_2 - ... + N(0, 0.5^2),
+ *             y_bound 4;
+ *   logistic  x_j ~ N(0, 0.36 / d), P(y = 1) = 1 / (1 + e^{-u}),
+ *             u = -0.3 + 2 (x_0 - x_1 + x_2 - ...).
+ */
+void		bench_release(dpb_model model, int d, long N, dpb_release *r);
+
+#endif
