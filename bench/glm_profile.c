@@ -102,6 +102,7 @@ main(int argc, char **argv)
 	no.draws = o.draws;
 	no.target_accept = o.target_accept;
 	no.max_depth = o.max_depth;
+	no.curvature_init = getenv("PROFILE_UNIT_METRIC") == NULL;
 	printf("| chain | wall s | step | depth | grads/iter warmup | grads/iter sampling | us/grad | "
 		   "divergences | inv metric min..max | corr cond |\n|---|---|---|---|---|---|---|---|---|---|\n");
 	for (ci = 0; ci < chains; ci++)

@@ -496,6 +496,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	no.draws = o->draws;
 	no.target_accept = o->target_accept;
 	no.max_depth = o->max_depth;
+	no.curvature_init = 1;
 	no.interrupt = o->interrupt;
 	for (ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{

@@ -437,6 +437,40 @@ init_stepsize(sampler *s)
 	}
 }
 
+/*
+ * Inverse metric from the curvature at s->cur: minv_i = 1 / (-d2 log p /
+ * dq_i^2), by central differences of the (exact) gradient with step
+ * h_i = 1e-5 (1 + |q_i|); entries where the curvature is not positive and
+ * finite (or beyond 1e+-12) keep 1.  Uses s->z as scratch.
+ */
+static void
+curvature_metric(sampler *s)
+{
+	for (int i = 0; i < s->dim; i++)
+	{
+		double		q = s->cur.q[i],
+					h = 1e-5 * (1.0 + fabs(q)),
+					gp,
+					gm,
+					c;
+
+		vcopy(s->z.q, s->cur.q, s->dim);
+		s->z.q[i] = q + h;
+		evaluate(s, &s->z);
+		gp = s->z.g[i];
+		if (s->z.logp == -INFINITY)
+			continue;
+		s->z.q[i] = q - h;
+		evaluate(s, &s->z);
+		gm = s->z.g[i];
+		if (s->z.logp == -INFINITY)
+			continue;
+		c = -(gp - gm) / (2.0 * h);
+		if (dpb_isfinite(c) && c > 1e-12 && c < 1e12)
+			s->minv[i] = 1.0 / c;
+	}
+}
+
 /* dual averaging of log eps */
 typedef struct dual_avg
 {
@@ -549,6 +583,7 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->draws = 1000;
 	o->target_accept = 0.8;
 	o->max_depth = 10;
+	o->curvature_init = 0;
 	o->interrupt = NULL;
 }
 
@@ -658,6 +693,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		goto done;
 	}
 
+	if (o->curvature_init)
+		curvature_metric(s);
 	s->eps = 1.0;
 	if ((st = init_stepsize(s)) != DPB_OK)
 		goto done;
