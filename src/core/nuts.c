@@ -42,7 +42,11 @@
  *    at the end of warmup eps = exp(x_bar), the averaged iterate.
  *  - Windowed metric adaptation: the positions of the draws in the slow
  *    windows are accumulated (Welford); at the end of a window the inverse
- *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5)).
+ *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
+ *    minv0, minv0 the initial inverse metric: 1 as in Stan, or with
+ *    curvature_init 1 / the curvature at init (Stan's rule in the
+ *    coordinates that this metric makes unit-scale; Stan's absolute 1e-3
+ *    would floor a posterior variance of 1e-6 at ~1e-5).
  *    Windows: an initial fast buffer of 75 iterations (step size only), slow
  *    windows of 25, 50, 100, ... iterations, the last one stretched to the
  *    terminal buffer of 50 iterations (step size only).  When
@@ -96,6 +100,7 @@ typedef struct sampler
 	void	   *ctx;
 	gsl_rng    *rng;
 	double	   *minv;			/* inverse metric, diagonal */
+	double	   *minv0;			/* the initial one (regularisation target) */
 	double		eps;			/* step size */
 
 	/* the current transition */
@@ -551,7 +556,7 @@ update_metric(sampler *s)
 	for (int i = 0; ok && i < s->dim; i++)
 	{
 		s->w_mean[i] = (n / (n + 5.0)) * (s->w_m2[i] / (n - 1.0)) +
-			1e-3 * (5.0 / (n + 5.0));
+			1e-3 * (5.0 / (n + 5.0)) * s->minv0[i];
 		ok = dpb_isfinite(s->w_mean[i]) && s->w_mean[i] > 0.0;
 	}
 	if (ok)						/* else keep the old metric */
@@ -648,9 +653,9 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	s->ctx = ctx;
 	s->rng = rng;
 	s->max_depth = o->max_depth;
-	/* 5 points, 12 trajectory vectors, minv and 2 Welford vectors, and per
-	 * level a point and 7 vectors */
-	block = calloc((size_t) dim * (15 + 12 + 3 + 10 * (size_t) o->max_depth),
+	/* 5 points, 12 trajectory vectors, minv, minv0 and 2 Welford vectors,
+	 * and per level a point and 7 vectors */
+	block = calloc((size_t) dim * (15 + 12 + 4 + 10 * (size_t) o->max_depth),
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
 	if (block == NULL || s->lv == NULL)
@@ -664,11 +669,11 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		point	   *pts[] = {&s->z, &s->cur, &s->fwd, &s->bck, &s->propose};
 		double	  **vecs[] = {&s->p_ff, &s->ps_ff, &s->p_fb, &s->ps_fb,
 			&s->p_bf, &s->ps_bf, &s->p_bb, &s->ps_bb, &s->rho, &s->rho_f,
-		&s->rho_b, &s->rho_ext, &s->minv, &s->w_mean, &s->w_m2};
+		&s->rho_b, &s->rho_ext, &s->minv, &s->minv0, &s->w_mean, &s->w_m2};
 
 		for (int i = 0; i < 5; i++)
 			take_point(&cur, dim, pts[i]);
-		for (int i = 0; i < 15; i++)
+		for (int i = 0; i < 16; i++)
 			*vecs[i] = take(&cur, dim);
 	}
 	for (int d = 0; d < o->max_depth; d++)
@@ -695,6 +700,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 
 	if (o->curvature_init)
 		curvature_metric(s);
+	vcopy(s->minv0, s->minv, dim);
 	s->eps = 1.0;
 	if ((st = init_stepsize(s)) != DPB_OK)
 		goto done;

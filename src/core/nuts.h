@@ -17,7 +17,8 @@
  * 1 where that is not positive and finite): when the posterior scales span
  * orders of magnitude, the identity makes the first window (before any
  * metric update) run at a step size fit for the narrowest direction and
- * trajectories of up to 2^max_depth steps.
+ * trajectories of up to 2^max_depth steps.  The metric adaptation then
+ * regularises towards 1e-3 times this initial metric rather than 1e-3 I.
  * See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
