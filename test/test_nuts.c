@@ -731,7 +731,15 @@ test_sbc(void)
  * (exact for a normal: sd^2; 1 along a flat direction), and with sds from
  * 0.001 to 100 it saves most of the warmup's gradients (the identity makes
  * the first window run at a step fit for sd 0.001) with the same draws; the
- * adapted metric is regularised towards 1e-3 times it, not 1e-3 */
+ * adapted metric is regularised towards 1e-3 min(1, it), not 1e-3 */
+/* exp(-x^4 / 4), one dimension */
+static double
+quartic_logp(const double *x, double *g, void *ctx)
+{
+	g[0] = -x[0] * x[0] * x[0];
+	return -0.25 * x[0] * x[0] * x[0] * x[0];
+}
+
 /* normal_logp on the first dim - 1 coordinates, flat in the last */
 static double
 flat_last_logp(const double *x, double *g, void *ctx)
@@ -759,6 +767,7 @@ test_curvature_init(void)
 				max_err = 0.0,
 				max_verr = 0.0,
 				max_merr = 0.0,
+				q4err,
 				warm[2] = {0.0, 0.0};
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
@@ -800,11 +809,28 @@ test_curvature_init(void)
 	/* the regulariser is relative to the initial metric: sd 0.001 is not
 	 * floored at Stan's 1e-3 * 5 / 505 ~ 1e-5 */
 	CHECK(max_merr < 0.40, "adapted metric, each chain: max relative error %g", max_merr);
+
+	/* p(x) ~ exp(-x^4 / 4) from x = 1e-5: curvature 3e-10 at init, so the
+	 * initial metric is 3e9; the regulariser is capped at Stan's 1e-3, so
+	 * the adapted metric is the variance Gamma(3/4) / Gamma(1/4) * 2 */
+	{
+		double		x0 = 1e-5,
+					v4 = 2.0 * tgamma(0.75) / tgamma(0.25);
+
+		dpb_nuts_opts_default(&o);
+		o.curvature_init = 1;
+		rng = gsl_rng_alloc(gsl_rng_mt19937);
+		CHECK(dpb_nuts_run_metric(1, quartic_logp, NULL, &x0, &o, rng, draws,
+								  &st[0], metric) == DPB_OK, "run (quartic)");
+		gsl_rng_free(rng);
+		q4err = fabs(metric[0] / v4 - 1.0);
+		CHECK(q4err < 0.3, "quartic: adapted metric %g, variance %g", metric[0], v4);
+	}
 	CHECK(warm[1] < 0.5 * warm[0], "warmup gradients / iteration: %g with, %g without",
 		  warm[1], warm[0]);
 	printf("  nuts curvature init: metric rel. err %.1e, warmup %.1f gradients / "
-		   "iteration (identity: %.1f), draws var err %.3f, adapted metric err %.3f\n",
-		   max_err, warm[1], warm[0], max_verr, max_merr);
+		   "iteration (identity: %.1f), draws var err %.3f, adapted metric err %.3f, "
+		   "quartic %.3f\n", max_err, warm[1], warm[0], max_verr, max_merr, q4err);
 	free(draws);
 }
 

@@ -43,10 +43,12 @@
  *  - Windowed metric adaptation: the positions of the draws in the slow
  *    windows are accumulated (Welford); at the end of a window the inverse
  *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
- *    minv0, minv0 the initial inverse metric: 1 as in Stan, or with
- *    curvature_init 1 / the curvature at init (Stan's rule in the
- *    coordinates that this metric makes unit-scale; Stan's absolute 1e-3
- *    would floor a posterior variance of 1e-6 at ~1e-5).
+ *    min(1, minv0), minv0 the initial inverse metric: 1 as in Stan, or with
+ *    curvature_init 1 / the curvature at init.  Below 1 this is Stan's rule
+ *    in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
+ *    would floor a posterior variance of 1e-6 at ~1e-5); the cap at Stan's
+ *    value keeps a point of near-zero curvature at init (minv0 huge) from
+ *    inflating the metric for the whole warmup.
  *    Windows: an initial fast buffer of 75 iterations (step size only), slow
  *    windows of 25, 50, 100, ... iterations, the last one stretched to the
  *    terminal buffer of 50 iterations (step size only).  When
@@ -556,7 +558,7 @@ update_metric(sampler *s)
 	for (int i = 0; ok && i < s->dim; i++)
 	{
 		s->w_mean[i] = (n / (n + 5.0)) * (s->w_m2[i] / (n - 1.0)) +
-			1e-3 * (5.0 / (n + 5.0)) * s->minv0[i];
+			1e-3 * (5.0 / (n + 5.0)) * fmin(1.0, s->minv0[i]);
 		ok = dpb_isfinite(s->w_mean[i]) && s->w_mean[i] > 0.0;
 	}
 	if (ok)						/* else keep the old metric */

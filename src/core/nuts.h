@@ -18,7 +18,7 @@
  * orders of magnitude, the identity makes the first window (before any
  * metric update) run at a step size fit for the narrowest direction and
  * trajectories of up to 2^max_depth steps.  The metric adaptation then
- * regularises towards 1e-3 times this initial metric rather than 1e-3 I.
+ * regularises towards 1e-3 min(1, this initial metric) rather than 1e-3 I.
  * See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
