@@ -1,7 +1,7 @@
 /*
  * bench_util.h — what the C benchmarks share: a monotonic clock and the
  * simulated releases (bench/gibbs_speed.c, bench/glm_speed.c,
- * bench/glm_profile.c).
+ * bench/tools/glm_profile.c, bench/tools/glm_summary.c).
  */
 #ifndef DPB_BENCH_UTIL_H
 #define DPB_BENCH_UTIL_H

@@ -6,7 +6,7 @@
  * unconstrained coordinates (condition number of the draws' correlation
  * matrix, which a diagonal metric cannot remove).
  *
- *   bench/glm_profile D N [CHAINS [EVALS]]     (built by bench/glm_profile.sh)
+ *   bench/tools/glm_profile D N [CHAINS [EVALS]]   (built by glm_profile.sh)
  *
  * The release is bench_release()'s (bench/bench_util.c), the options the
  * defaults with seed 7, as in bench/glm_speed.c.
