@@ -1,6 +1,6 @@
 /*
- * bench_util.c — clock and simulated releases of the C benchmarks (see
- * bench_util.h).
+ * bench_util.c — clock, simulated releases and summaries of the C
+ * benchmarks (see bench_util.h).
  */
 #include "bench_util.h"
 
@@ -72,4 +72,16 @@ bench_release(dpb_model model, int d, long N, dpb_release *r)
 	dpb_release_calibrate(r, &err);
 	dpb_release_add_noise(r, g, &err);
 	gsl_rng_free(g);
+}
+
+void
+bench_summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
+{
+	int			c,
+				i;
+
+	for (c = 0; c < dr->chains; c++)
+		for (i = 0; i < dr->iters; i++)
+			x[c * dr->iters + i] = dr->v[((size_t) c * dr->iters + i) * dr->nvars + k];
+	dpb_summarize(x, dr->chains, dr->iters, s);
 }

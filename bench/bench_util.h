@@ -1,11 +1,13 @@
 /*
- * bench_util.h — what the C benchmarks share: a monotonic clock and the
- * simulated releases (bench/gibbs_speed.c, bench/glm_speed.c,
+ * bench_util.h — what the C benchmarks share: a monotonic clock, the
+ * simulated releases and per-variable summaries (bench/gibbs_speed.c, bench/glm_speed.c,
  * bench/tools/glm_profile.c, bench/tools/glm_summary.c).
  */
 #ifndef DPB_BENCH_UTIL_H
 #define DPB_BENCH_UTIL_H
 
+#include "diag.h"
+#include "posterior.h"
 #include "release.h"
 
 /* seconds, CLOCK_MONOTONIC */
@@ -21,5 +23,8 @@ double		bench_now(void);
  *             u = -0.3 + 2 (x_0 - x_1 + x_2 - ...).
  */
 void		bench_release(dpb_model model, int d, long N, dpb_release *r);
+
+/* dpb_summarize of variable k of dr (all chains); x: chains * iters scratch */
+void		bench_summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s);
 
 #endif

@@ -5,8 +5,6 @@
  * (the cost must not depend on N).  Run by bench/glm_speed.sh.
  */
 #include "bench_util.h"
-#include "diag.h"
-#include "posterior.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -36,9 +34,7 @@ main(int argc, char **argv)
 						miness = 1e300,
 						maxrhat = 0;
 			double	   *x;
-			int			k,
-						c,
-						i;
+			int			k;
 
 			if (ds[a] > maxd)
 				continue;
@@ -57,10 +53,7 @@ main(int argc, char **argv)
 			{
 				dpb_summary s;
 
-				for (c = 0; c < dr.chains; c++)
-					for (i = 0; i < dr.iters; i++)
-						x[c * dr.iters + i] = dr.v[((size_t) c * dr.iters + i) * dr.nvars + k];
-				dpb_summarize(x, dr.chains, dr.iters, &s);
+				bench_summarize_var(&dr, k, x, &s);
 				if (s.ess_bulk < miness)
 					miness = s.ess_bulk;
 				if (s.rhat > maxrhat)

@@ -9,8 +9,6 @@
  *   glm_summary D N CHAINS DRAWS [SEED]
  */
 #include "bench_util.h"
-#include "diag.h"
-#include "posterior.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -25,9 +23,7 @@ main(int argc, char **argv)
 	dpb_draws	dr;
 	dpb_err		err;
 	double	   *x;
-	int			k,
-				c,
-				i;
+	int			k;
 
 	if (argc < 5)
 	{
@@ -52,10 +48,7 @@ main(int argc, char **argv)
 	{
 		dpb_summary s;
 
-		for (c = 0; c < dr.chains; c++)
-			for (i = 0; i < dr.iters; i++)
-				x[c * dr.iters + i] = dr.v[((size_t) c * dr.iters + i) * dr.nvars + k];
-		dpb_summarize(x, dr.chains, dr.iters, &s);
+		bench_summarize_var(&dr, k, x, &s);
 		printf("%s\t%.6g\t%.6g\t%.3g\t%.0f\t%.4f\n", dr.names[k], s.mean, s.sd,
 			   s.sd / sqrt(s.ess_bulk), s.ess_bulk, s.rhat);
 	}
