@@ -45,7 +45,7 @@ typedef struct dpb_nuts_opts
 	double		target_accept;	/* dual-averaging target, in (0, 1) */
 	int			max_depth;		/* tree depth limit, 1 .. 30 */
 	int			curvature_init; /* nonzero: the inverse metric starts as the
-								 * inverse curvature at init (see below),
+								 * inverse curvature at init (see above),
 								 * else as the identity */
 	dpb_interrupt_fn interrupt; /* polled every iteration, may be NULL */
 } dpb_nuts_opts;
