@@ -6,10 +6,10 @@
  * unconstrained coordinates (condition number of the draws' correlation
  * matrix, which a diagonal metric cannot remove).
  *
- *   bench/tools/glm_profile D N [CHAINS [EVALS]]   (built by glm_profile.sh)
+ *   bench/tools/glm_profile D N [CHAINS [EVALS [SEED]]]   (glm_profile.sh)
  *
  * The release is bench_release()'s (bench/bench_util.c), the options the
- * defaults with seed 7, as in bench/glm_speed.c.
+ * defaults with seed 7 (as in bench/glm_speed.c) unless SEED is given.
  */
 #include "bench_util.h"
 #include "glm_model.h"
@@ -63,6 +63,7 @@ main(int argc, char **argv)
 	long		N = argc > 2 ? atol(argv[2]) : 1000;
 	int			chains = argc > 3 ? atoi(argv[3]) : 1;
 	int			evals = argc > 4 ? atoi(argv[4]) : 2000;
+	uint64_t	seed = argc > 5 ? strtoull(argv[5], NULL, 10) : 7;
 	dpb_release r;
 	dpb_infer_opts o;
 	dpb_glm_ctx *c;
@@ -79,7 +80,7 @@ main(int argc, char **argv)
 	gsl_set_error_handler_off();
 	bench_release(DPB_MODEL_LOGISTIC, d, N, &r);
 	dpb_infer_opts_default(&o, &r);
-	o.seed = 7;
+	o.seed = seed;
 	c = dpb_glm_ctx_new(&r, &o);
 	dim = dpb_glm_dim(d, 1);
 	phi = malloc(sizeof(double) * dim * 2);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/tools/glm_profile.sh D N [CHAINS [EVALS]] — where the time of the
+# bench/tools/glm_profile.sh D N [CHAINS [EVALS [SEED]]] — where the time of the
 # noise-aware logistic NUTS goes (bench/tools/glm_profile.c); no server needed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
