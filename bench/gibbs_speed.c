@@ -8,25 +8,12 @@
  * prints the median and min/max iterations per second.  Run by
  * bench/gibbs_speed.sh; no server needed.
  */
+#include "bench_util.h"
 #include "gibbs_linear.h"
-#include "accum.h"
-#include "clip.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_randist.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 static int
 cmp(const void *a, const void *b)
@@ -35,51 +22,6 @@ cmp(const void *a, const void *b)
 				y = *(const double *) b;
 
 	return (x > y) - (x < y);
-}
-
-static void
-make_release(int d, long N, dpb_release *r)
-{
-	dpb_params	p;
-	dpb_layout	L;
-	dpb_clipper c;
-	dpb_err		err;
-	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
-	double		x[DPB_MAX_D],
-				z[DPB_MAX_D];
-	long		i;
-	int			j;
-
-	dpb_params_default(&p);
-	p.epsilon = 1;
-	p.delta = 1e-5;
-	p.y_bound = 4;
-	p.d = d;
-	memset(r, 0, sizeof(*r));
-	r->version = DPB_RELEASE_VERSION;
-	r->model = DPB_MODEL_LINEAR;
-	r->d = d;
-	r->n = N;
-	r->p = p;
-	dpb_layout_init(&L, DPB_MODEL_LINEAR, d, 1);
-	dpb_clipper_init(&c, &p, DPB_MODEL_LINEAR, d);
-	r->stats = calloc(L.nstats, sizeof(double));
-	for (i = 0; i < N; i++)
-	{
-		double		y = 0.5;
-
-		for (j = 0; j < d; j++)
-		{
-			x[j] = 0.25 * gsl_ran_ugaussian(g);
-			y += (j % 2 ? -1 : 1) * x[j];
-		}
-		y += 0.5 * gsl_ran_ugaussian(g);
-		dpb_clip_x(&c, x, z);
-		dpb_accum_add(&L, z, dpb_clip_y(&c, y), r->stats);
-	}
-	dpb_release_calibrate(r, &err);
-	dpb_release_add_noise(r, g, &err);
-	gsl_rng_free(g);
 }
 
 int
@@ -105,7 +47,7 @@ main(int argc, char **argv)
 			dpb_err		err;
 			double		t[64];
 
-			make_release(ds[a], Ns[b], &r);
+			bench_release(DPB_MODEL_LINEAR, ds[a], Ns[b], &r);
 			dpb_infer_opts_default(&o, &r);
 			o.chains = 1;
 			o.warmup = 1;
@@ -115,13 +57,13 @@ main(int argc, char **argv)
 				double		t0;
 
 				o.seed = k + 1;
-				t0 = now();
+				t0 = bench_now();
 				if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 				{
 					fprintf(stderr, "sampler failed: %s\n", err.msg);
 					return 1;
 				}
-				t[k] = now() - t0;
+				t[k] = bench_now() - t0;
 				dpb_draws_free(&dr);
 			}
 			qsort(t, reps, sizeof(double), cmp);

@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ITERS=${ITERS:-20000}
 REPS=${REPS:-5}
 cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/gibbs_speed \
-	bench/gibbs_speed.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+	bench/gibbs_speed.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
 out=bench/results/gibbs_speed.md
 {
 	echo "# Gibbs-SS speed (noise-aware linear regression)"

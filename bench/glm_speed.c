@@ -4,69 +4,11 @@
  * after 1000 warmup, on releases of N = 10^3 and 10^5 simulated records
  * (the cost must not depend on N).  Run by bench/glm_speed.sh.
  */
-#include "diag.h"
-#include "posterior.h"
-#include "accum.h"
-#include "clip.h"
+#include "bench_util.h"
 
 #include <gsl/gsl_errno.h>
-#include <gsl/gsl_randist.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-static void
-make_release(int d, long N, dpb_release *r)
-{
-	dpb_params	p;
-	dpb_layout	L;
-	dpb_clipper c;
-	dpb_err		err;
-	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
-	double		x[DPB_MAX_D],
-				z[DPB_MAX_D];
-	long		i;
-	int			j;
-
-	dpb_params_default(&p);
-	p.epsilon = 1;
-	p.delta = 1e-5;
-	p.d = d;
-	memset(r, 0, sizeof(*r));
-	r->version = DPB_RELEASE_VERSION;
-	r->model = DPB_MODEL_LOGISTIC;
-	r->d = d;
-	r->n = N;
-	r->p = p;
-	dpb_layout_init(&L, DPB_MODEL_LOGISTIC, d, 1);
-	dpb_clipper_init(&c, &p, DPB_MODEL_LOGISTIC, d);
-	r->stats = calloc(L.nstats, sizeof(double));
-	for (i = 0; i < N; i++)
-	{
-		double		u = -0.3;
-
-		for (j = 0; j < d; j++)
-		{
-			x[j] = 0.6 * gsl_ran_ugaussian(g) / sqrt((double) d);
-			u += (j % 2 ? -2.0 : 2.0) * x[j];
-		}
-		dpb_clip_x(&c, x, z);
-		dpb_accum_add(&L, z, gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1, r->stats);
-	}
-	dpb_release_calibrate(r, &err);
-	dpb_release_add_noise(r, g, &err);
-	gsl_rng_free(g);
-}
 
 int
 main(int argc, char **argv)
@@ -92,31 +34,26 @@ main(int argc, char **argv)
 						miness = 1e300,
 						maxrhat = 0;
 			double	   *x;
-			int			k,
-						c,
-						i;
+			int			k;
 
 			if (ds[a] > maxd)
 				continue;
-			make_release(ds[a], Ns[b], &r);
+			bench_release(DPB_MODEL_LOGISTIC, ds[a], Ns[b], &r);
 			dpb_infer_opts_default(&o, &r);
 			o.seed = 7;
-			t0 = now();
+			t0 = bench_now();
 			if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 			{
 				fprintf(stderr, "sampler failed: %s\n", err.msg);
 				return 1;
 			}
-			t = now() - t0;
+			t = bench_now() - t0;
 			x = malloc(sizeof(double) * dr.chains * dr.iters);
 			for (k = 0; k < dr.nvars; k++)
 			{
 				dpb_summary s;
 
-				for (c = 0; c < dr.chains; c++)
-					for (i = 0; i < dr.iters; i++)
-						x[c * dr.iters + i] = dr.v[((size_t) c * dr.iters + i) * dr.nvars + k];
-				dpb_summarize(x, dr.chains, dr.iters, &s);
+				bench_summarize_var(&dr, k, x, &s);
 				if (s.ess_bulk < miness)
 					miness = s.ess_bulk;
 				if (s.rhat > maxrhat)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 MAXD=${MAXD:-8}
 cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/glm_speed \
-	bench/glm_speed.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+	bench/glm_speed.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
 out=bench/results/glm_speed.md
 {
 	echo "# Noise-aware logistic regression speed (NUTS, exact moments)"

@@ -1,7 +1,7 @@
 /*
  * test_nuts.c — the No-U-Turn sampler (nuts.c) on targets with known
  * answers: iid and badly scaled normals, short warmups, a correlated normal,
- * a half-normal with an invalid region, Neal's funnel (divergences),
+ * the curvature-based initial metric, a half-normal with an invalid region, Neal's funnel (divergences),
  * interruption and error paths, a Bayesian logistic regression against an
  * importance-sampling reference, and simulation-based calibration on a
  * conjugate normal model.
@@ -727,11 +727,119 @@ test_sbc(void)
 	gsl_rng_free(rng);
 }
 
+/* curvature_init: the starting inverse metric is 1 / the curvature at init
+ * (exact for a normal: sd^2; 1 along a flat direction), and with sds from
+ * 0.001 to 100 it saves most of the warmup's gradients (the identity makes
+ * the first window run at a step fit for sd 0.001) with the same draws; the
+ * adapted metric is regularised towards 1e-3 min(1, it), not 1e-3 */
+/* exp(-x^4 / 4), one dimension */
+static double
+quartic_logp(const double *x, double *g, void *ctx)
+{
+	g[0] = -x[0] * x[0] * x[0];
+	return -0.25 * x[0] * x[0] * x[0] * x[0];
+}
+
+/* normal_logp on the first dim - 1 coordinates, flat in the last */
+static double
+flat_last_logp(const double *x, double *g, void *ctx)
+{
+	const normal_ctx *c = ctx;
+	normal_ctx	head = {c->dim - 1, c->sd, NULL};
+	double		lp = normal_logp(x, g, &head);
+
+	g[c->dim - 1] = 0.0;
+	return lp;
+}
+
+static void
+test_curvature_init(void)
+{
+	enum { D = 5, N = 1000 };
+	const double sd[D] = {0.001, 0.1, 1.0, 10.0, 100.0};
+	normal_ctx	ctx = {D, sd, NULL};
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				x[CHAINS * N],
+				init[D] = {0.002, -0.1, 0.5, 3.0, -50.0},
+				metric[CHAINS * D],
+				max_err = 0.0,
+				max_verr = 0.0,
+				max_merr = 0.0,
+				q4err,
+				warm[2] = {0.0, 0.0};
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	/* no warmup: the metric is the curvature's */
+	dpb_nuts_opts_default(&o);
+	o.curvature_init = 1;
+	o.warmup = 0;
+	o.draws = 1;
+	CHECK(dpb_nuts_run_metric(D, normal_logp, &ctx, init, &o, rng, draws, &st[0],
+							  metric) == DPB_OK, "run");
+	for (int k = 0; k < D; k++)
+		max_err = fmax(max_err, fabs(metric[k] / (sd[k] * sd[k]) - 1.0));
+	CHECK(max_err < 1e-6, "curvature metric: max relative error %g", max_err);
+	CHECK(st[0].gradient_evals >= 2 * D, "%ld gradients", st[0].gradient_evals);
+	CHECK(dpb_nuts_run_metric(D, flat_last_logp, &ctx, init, &o, rng, draws, &st[0],
+							  metric) == DPB_OK, "run (flat)");
+	CHECK(metric[D - 1] == 1.0 && fabs(metric[0] / 1e-6 - 1.0) < 1e-6,
+		  "flat direction: metric %g, %g", metric[D - 1], metric[0]);
+	gsl_rng_free(rng);
+
+	/* full runs without and with */
+	dpb_nuts_opts_default(&o);
+	for (int ci = 0; ci < 2; ci++)
+	{
+		o.curvature_init = ci;
+		CHECK(run_chains(D, normal_logp, &ctx, &o, 909, -0.001, 0.001, draws, st,
+						 metric) == DPB_OK, "run");
+		for (int c = 0; c < CHAINS; c++)
+			warm[ci] += (double) st[c].warmup_gradient_evals / (CHAINS * o.warmup);
+	}
+	for (int k = 0; k < D; k++)
+	{
+		column(draws, CHAINS, N, D, k, x);
+		max_verr = fmax(max_verr, fabs(variance(x, CHAINS * N) / (sd[k] * sd[k]) - 1.0));
+		for (int c = 0; c < CHAINS; c++)
+			max_merr = fmax(max_merr, fabs(metric[c * D + k] / (sd[k] * sd[k]) - 1.0));
+	}
+	CHECK(max_verr < 0.12, "draws: max relative variance error %g", max_verr);
+	/* the regulariser is relative to the initial metric: sd 0.001 is not
+	 * floored at Stan's 1e-3 * 5 / 505 ~ 1e-5 */
+	CHECK(max_merr < 0.40, "adapted metric, each chain: max relative error %g", max_merr);
+
+	/* p(x) ~ exp(-x^4 / 4) from x = 1e-5: curvature 3e-10 at init, so the
+	 * initial metric is 3e9; the regulariser is capped at Stan's 1e-3, so
+	 * the adapted metric is the variance Gamma(3/4) / Gamma(1/4) * 2 */
+	{
+		double		x0 = 1e-5,
+					v4 = 2.0 * tgamma(0.75) / tgamma(0.25);
+
+		dpb_nuts_opts_default(&o);
+		o.curvature_init = 1;
+		rng = gsl_rng_alloc(gsl_rng_mt19937);
+		CHECK(dpb_nuts_run_metric(1, quartic_logp, NULL, &x0, &o, rng, draws,
+								  &st[0], metric) == DPB_OK, "run (quartic)");
+		gsl_rng_free(rng);
+		q4err = fabs(metric[0] / v4 - 1.0);
+		CHECK(q4err < 0.3, "quartic: adapted metric %g, variance %g", metric[0], v4);
+	}
+	CHECK(warm[1] < 0.5 * warm[0], "warmup gradients / iteration: %g with, %g without",
+		  warm[1], warm[0]);
+	printf("  nuts curvature init: metric rel. err %.1e, warmup %.1f gradients / "
+		   "iteration (identity: %.1f), draws var err %.3f, adapted metric err %.3f, "
+		   "quartic %.3f\n", max_err, warm[1], warm[0], max_verr, max_merr, q4err);
+	free(draws);
+}
+
 void
 test_nuts(void)
 {
 	test_std_normal();
 	test_scaled();
+	test_curvature_init();
 	test_short_warmup();
 	test_correlated();
 	test_invalid_region();

@@ -265,25 +265,38 @@ likelihood_adjoint(const double *m, const double *V, double *Wbar, double *mbar,
 				l;
 	double		N = c->N,
 				quad = 0;
+	double	   *M = c->M;
 
-	for (k = 0; k < n * n; k++)
-		c->M[k] = N * V[k];
+	/* M = N V + D (lower triangle: all the factorisation reads); no copy
+	 * for jittered retries unless the first attempt fails */
 	for (k = 0; k < n; k++)
 	{
-		c->M[k * n + k] += c->D[k];
+		for (l = 0; l <= k; l++)
+			M[k * n + l] = N * V[k * n + l];
+		M[k * n + k] += c->D[k];
 		mbar[k] = c->z[k] - N * m[k];	/* r, then alpha */
 	}
-	if (dpb_chol(c->M, n, NULL) != DPB_OK)
-		return 1;
+	if (dpb_chol_nocopy(M, n) != DPB_OK)
+	{
+		for (k = 0; k < n * n; k++)
+			M[k] = N * V[k];
+		for (k = 0; k < n; k++)
+			M[k * n + k] += c->D[k];
+		if (dpb_chol(M, n, NULL) != DPB_OK)
+			return 1;
+	}
 	memcpy(Wbar, mbar, sizeof(double) * n);	/* r (scratch) */
-	dpb_chol_solve(c->M, n, mbar, 1);
+	dpb_chol_solve(M, n, mbar, 1);
 	for (k = 0; k < n; k++)
 		quad += Wbar[k] * mbar[k];
-	c->lik = -0.5 * dpb_chol_logdet(c->M, n) - 0.5 * quad;
-	dpb_chol_inverse(c->M, n, Wbar);
+	c->lik = -0.5 * dpb_chol_logdet(M, n) - 0.5 * quad;
+	/* M^{-1} over the factor (lower triangle), then Wbar from it */
+	if (dpb_chol_inverse_lower(M, n) != DPB_OK)
+		return 1;
 	for (k = 0; k < n; k++)
-		for (l = 0; l < n; l++)
-			Wbar[k * n + l] = -0.5 * N * (Wbar[k * n + l] - mbar[k] * mbar[l]);
+		for (l = 0; l <= k; l++)
+			Wbar[k * n + l] = Wbar[l * n + k] =
+				-0.5 * N * (M[k * n + l] - mbar[k] * mbar[l]);
 	for (k = 0; k < n; k++)
 		mbar[k] *= N;
 	return dpb_isfinite(c->lik) ? 0 : 1;
@@ -496,6 +509,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	no.draws = o->draws;
 	no.target_accept = o->target_accept;
 	no.max_depth = o->max_depth;
+	no.curvature_init = 1;
 	no.interrupt = o->interrupt;
 	for (ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{

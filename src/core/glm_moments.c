@@ -25,6 +25,7 @@
  */
 #include "glm_moments.h"
 
+#include <cblas.h>
 #include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdlib.h>
@@ -984,15 +985,14 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 	}
 
 	/* mean adjoint, including V = S - m m^T: mbar - (Wbar + Wbar^T) m */
+	if (mbar != NULL)
+		memcpy(mb, mbar, sizeof(double) * n);
+	else
+		memset(mb, 0, sizeof(double) * n);
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, -1.0, Wbar, n, m, 1, 1.0, mb, 1);
+	cblas_dgemv(CblasRowMajor, CblasTrans, n, n, -1.0, Wbar, n, m, 1, 1.0, mb, 1);
 	for (k = 0; k < n; k++)
-	{
-		double		s = mbar != NULL ? mbar[k] : 0.0;
-
-		for (l = 0; l < n; l++)
-			s -= (Wbar[k * n + l] + Wbar[l * n + k]) * m[l];
-		mb[k] = s;
-		LQB[hclass(&W, W.ci[k]) * qq + W.ia[k] * q + W.ib[k]] += s;
-	}
+		LQB[hclass(&W, W.ci[k]) * qq + W.ia[k] * q + W.ib[k]] += mb[k];
 
 	/* second moments: adjoints of Q_k (through WQ), L_h[Q], Sb, G_0 */
 	for (k = 0; k < n; k++)

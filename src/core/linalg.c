@@ -51,9 +51,12 @@ dpb_chol(double *a, int n, double *jitter)
 			for (i = 0; i < n; i++)
 				a[i * n + i] += add;
 		}
-		dpotrf_("U", &n, a, &n, &info);
-		if (info == 0)
+		if (dpb_chol_nocopy(a, n) == DPB_OK)
+		{
+			info = 0;
 			break;
+		}
+		info = 1;
 	}
 	free(copy);
 	if (jitter)
@@ -65,6 +68,15 @@ dpb_chol(double *a, int n, double *jitter)
 		for (j = i + 1; j < n; j++)
 			a[i * n + j] = 0.0;
 	return DPB_OK;
+}
+
+dpb_status
+dpb_chol_nocopy(double *a, int n)
+{
+	int			info;
+
+	dpotrf_("U", &n, a, &n, &info);
+	return info == 0 ? DPB_OK : DPB_ENUMERIC;
 }
 
 void
@@ -94,17 +106,24 @@ dpb_tri_solve_t(const double *L, int n, double *x)
 	cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, x, 1);
 }
 
+dpb_status
+dpb_chol_inverse_lower(double *L, int n)
+{
+	int			info;
+
+	/* LAPACK dpotri on the factor (row-major lower = column-major upper) */
+	dpotri_("U", &n, L, &n, &info);
+	return info == 0 ? DPB_OK : DPB_ENUMERIC;
+}
+
 void
 dpb_chol_inverse(const double *L, int n, double *inv)
 {
-	int			info,
-				i,
+	int			i,
 				j;
 
-	/* LAPACK dpotri on the factor (row-major lower = column-major upper) */
 	memcpy(inv, L, sizeof(double) * n * n);
-	dpotri_("U", &n, inv, &n, &info);
-	if (info != 0)
+	if (dpb_chol_inverse_lower(inv, n) != DPB_OK)
 	{
 		/* singular factor: fall back to triangular solves (yields inf) */
 		memset(inv, 0, sizeof(double) * n * n);

@@ -17,6 +17,15 @@
  */
 dpb_status	dpb_chol(double *a, int n, double *jitter);
 
+/*
+ * dpb_chol's first attempt, without the copy it keeps for the jittered
+ * retries: factors a in place (lower triangle; the strict upper triangle is
+ * left as it was, and the functions below never read it).  DPB_ENUMERIC
+ * when a is not numerically positive definite (a is then overwritten: the
+ * caller rebuilds it and may call dpb_chol).
+ */
+dpb_status	dpb_chol_nocopy(double *a, int n);
+
 /* Solves (L L^T) x = b in place, L from dpb_chol; b has nrhs columns. */
 void		dpb_chol_solve(const double *L, int n, double *b, int nrhs);
 
@@ -28,6 +37,11 @@ void		dpb_tri_solve_t(const double *L, int n, double *x);
 
 /* Inverse of L L^T into inv (n x n, full). */
 void		dpb_chol_inverse(const double *L, int n, double *inv);
+
+/* The same in place: the lower triangle of L becomes that of the inverse
+ * (the strict upper triangle is not touched).  DPB_ENUMERIC for a singular
+ * factor. */
+dpb_status	dpb_chol_inverse_lower(double *L, int n);
 
 /* log det (L L^T) */
 double		dpb_chol_logdet(const double *L, int n);

@@ -42,7 +42,13 @@
  *    at the end of warmup eps = exp(x_bar), the averaged iterate.
  *  - Windowed metric adaptation: the positions of the draws in the slow
  *    windows are accumulated (Welford); at the end of a window the inverse
- *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5)).
+ *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
+ *    min(1, minv0), minv0 the initial inverse metric: 1 as in Stan, or with
+ *    curvature_init 1 / the curvature at init.  Below 1 this is Stan's rule
+ *    in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
+ *    would floor a posterior variance of 1e-6 at ~1e-5); the cap at Stan's
+ *    value keeps a point of near-zero curvature at init (minv0 huge) from
+ *    inflating the metric for the whole warmup.
  *    Windows: an initial fast buffer of 75 iterations (step size only), slow
  *    windows of 25, 50, 100, ... iterations, the last one stretched to the
  *    terminal buffer of 50 iterations (step size only).  When
@@ -96,6 +102,7 @@ typedef struct sampler
 	void	   *ctx;
 	gsl_rng    *rng;
 	double	   *minv;			/* inverse metric, diagonal */
+	double	   *minv0;			/* the initial one (regularisation target) */
 	double		eps;			/* step size */
 
 	/* the current transition */
@@ -437,6 +444,40 @@ init_stepsize(sampler *s)
 	}
 }
 
+/*
+ * Inverse metric from the curvature at s->cur: minv_i = 1 / (-d2 log p /
+ * dq_i^2), by central differences of the (exact) gradient with step
+ * h_i = 1e-5 (1 + |q_i|); entries where the curvature is not positive and
+ * finite (or beyond 1e+-12) keep 1.  Uses s->z as scratch.
+ */
+static void
+curvature_metric(sampler *s)
+{
+	for (int i = 0; i < s->dim; i++)
+	{
+		double		q = s->cur.q[i],
+					h = 1e-5 * (1.0 + fabs(q)),
+					gp,
+					gm,
+					c;
+
+		vcopy(s->z.q, s->cur.q, s->dim);
+		s->z.q[i] = q + h;
+		evaluate(s, &s->z);
+		gp = s->z.g[i];
+		if (s->z.logp == -INFINITY)
+			continue;
+		s->z.q[i] = q - h;
+		evaluate(s, &s->z);
+		gm = s->z.g[i];
+		if (s->z.logp == -INFINITY)
+			continue;
+		c = -(gp - gm) / (2.0 * h);
+		if (dpb_isfinite(c) && c > 1e-12 && c < 1e12)
+			s->minv[i] = 1.0 / c;
+	}
+}
+
 /* dual averaging of log eps */
 typedef struct dual_avg
 {
@@ -517,7 +558,7 @@ update_metric(sampler *s)
 	for (int i = 0; ok && i < s->dim; i++)
 	{
 		s->w_mean[i] = (n / (n + 5.0)) * (s->w_m2[i] / (n - 1.0)) +
-			1e-3 * (5.0 / (n + 5.0));
+			1e-3 * (5.0 / (n + 5.0)) * fmin(1.0, s->minv0[i]);
 		ok = dpb_isfinite(s->w_mean[i]) && s->w_mean[i] > 0.0;
 	}
 	if (ok)						/* else keep the old metric */
@@ -549,6 +590,7 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->draws = 1000;
 	o->target_accept = 0.8;
 	o->max_depth = 10;
+	o->curvature_init = 0;
 	o->interrupt = NULL;
 }
 
@@ -590,7 +632,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	windows		win;
 	double	   *block, *cur;
 	dpb_status	st = DPB_OK;
-	long		div_warm = 0, div_draws = 0, kept = 0;
+	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0;
 	double		sum_accept = 0.0, sum_depth = 0.0;
 
 	if (o == NULL)
@@ -613,9 +655,9 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	s->ctx = ctx;
 	s->rng = rng;
 	s->max_depth = o->max_depth;
-	/* 5 points, 12 trajectory vectors, minv and 2 Welford vectors, and per
-	 * level a point and 7 vectors */
-	block = calloc((size_t) dim * (15 + 12 + 3 + 10 * (size_t) o->max_depth),
+	/* 5 points, 12 trajectory vectors, minv, minv0 and 2 Welford vectors,
+	 * and per level a point and 7 vectors */
+	block = calloc((size_t) dim * (15 + 12 + 4 + 10 * (size_t) o->max_depth),
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
 	if (block == NULL || s->lv == NULL)
@@ -629,11 +671,11 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		point	   *pts[] = {&s->z, &s->cur, &s->fwd, &s->bck, &s->propose};
 		double	  **vecs[] = {&s->p_ff, &s->ps_ff, &s->p_fb, &s->ps_fb,
 			&s->p_bf, &s->ps_bf, &s->p_bb, &s->ps_bb, &s->rho, &s->rho_f,
-		&s->rho_b, &s->rho_ext, &s->minv, &s->w_mean, &s->w_m2};
+		&s->rho_b, &s->rho_ext, &s->minv, &s->minv0, &s->w_mean, &s->w_m2};
 
 		for (int i = 0; i < 5; i++)
 			take_point(&cur, dim, pts[i]);
-		for (int i = 0; i < 15; i++)
+		for (int i = 0; i < 16; i++)
 			*vecs[i] = take(&cur, dim);
 	}
 	for (int d = 0; d < o->max_depth; d++)
@@ -658,6 +700,9 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		goto done;
 	}
 
+	if (o->curvature_init)
+		curvature_metric(s);
+	vcopy(s->minv0, s->minv, dim);
 	s->eps = 1.0;
 	if ((st = init_stepsize(s)) != DPB_OK)
 		goto done;
@@ -675,6 +720,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 			st = DPB_EINTR;
 			goto done;
 		}
+		if (it == o->warmup)
+			warm_grads = s->grad_evals;
 		transition(s, &accept, &depth);
 
 		if (it >= o->warmup)
@@ -716,6 +763,7 @@ done:
 		stats->mean_accept = kept > 0 ? sum_accept / (double) kept : 0.0;
 		stats->mean_tree_depth = kept > 0 ? sum_depth / (double) kept : 0.0;
 		stats->gradient_evals = s->grad_evals;
+		stats->warmup_gradient_evals = kept > 0 ? warm_grads : s->grad_evals;
 	}
 	if (inv_metric != NULL)
 		vcopy(inv_metric, s->minv, dim);

@@ -11,6 +11,14 @@
  * windowed estimate of the inverse metric (fast buffer 75, slow windows of
  * 25 doubling, terminal buffer 50; 15% / 75% / 10% of the warmup when it is
  * shorter than 150; no metric adaptation below 20 warmup iterations).
+ * Optionally (curvature_init) the inverse metric starts, instead of as the
+ * identity, as 1 / the diagonal of the negative Hessian of log p at the
+ * initial point (central differences of the gradient, 2 dim evaluations;
+ * 1 where that is not positive and finite): when the posterior scales span
+ * orders of magnitude, the identity makes the first window (before any
+ * metric update) run at a step size fit for the narrowest direction and
+ * trajectories of up to 2^max_depth steps.  The metric adaptation then
+ * regularises towards 1e-3 min(1, this initial metric) rather than 1e-3 I.
  * See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
@@ -36,6 +44,9 @@ typedef struct dpb_nuts_opts
 	int			draws;			/* kept iterations (>= 0) */
 	double		target_accept;	/* dual-averaging target, in (0, 1) */
 	int			max_depth;		/* tree depth limit, 1 .. 30 */
+	int			curvature_init; /* nonzero: the inverse metric starts as the
+								 * inverse curvature at init (see above),
+								 * else as the identity */
 	dpb_interrupt_fn interrupt; /* polled every iteration, may be NULL */
 } dpb_nuts_opts;
 
@@ -49,9 +60,11 @@ typedef struct dpb_nuts_stats
 	double		mean_accept;	/* mean acceptance statistic after warmup */
 	double		mean_tree_depth;	/* after warmup */
 	long		gradient_evals; /* calls of f, warmup and heuristics included */
+	long		warmup_gradient_evals;	/* ... of which during warmup */
 } dpb_nuts_stats;
 
-/* warmup 1000, draws 1000, target_accept 0.8, max_depth 10, no interrupt */
+/* warmup 1000, draws 1000, target_accept 0.8, max_depth 10,
+ * curvature_init 0, no interrupt */
 void		dpb_nuts_opts_default(dpb_nuts_opts *o);
 
 /*
