@@ -47,10 +47,10 @@ FROM glmrel, dpbayes.posterior_summary(rc, draws => 500, chains => 2, warmup => 
 JOIN (VALUES ('theta[intercept]', 0.3), ('theta[a]', 0.6), ('theta[b]', -0.4)) t(variable, truth)
      USING (variable) ORDER BY variable;
 -- nuisance parameters on request; the same seed gives the same draws
-SELECT variable FROM glmrel, dpbayes.posterior(rl, draws => 1, chains => 1, warmup => 20, seed => 2,
+SELECT variable FROM glmrel, dpbayes.posterior(rl, draws => 1, chains => 1, warmup => 100, seed => 2,
        options => '{"nuisance": true}') ORDER BY variable;
-SELECT (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 20, seed => 3))
-     = (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 20, seed => 3))
+SELECT (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 100, seed => 3))
+     = (SELECT array_agg(value ORDER BY draw, variable) FROM glmrel, dpbayes.posterior(rc, draws => 20, chains => 1, warmup => 100, seed => 3))
        AS reproducible;
 
 -- the non-private reference on the raw rows: its posterior mean lies inside
