@@ -12,7 +12,9 @@
 /* Unconstrained parameters: theta (p), mu (d), log tau (d), and the
  * d(d-1)/2 canonical partial correlations of the correlation matrix Omega
  * through tanh (Stan's cholesky_corr transform); Sigma = diag(tau) Omega
- * diag(tau). */
+ * diag(tau).  With an intercept the first entry is not theta_0 but
+ * a = theta_0 + sum_j theta_j mu_j (see glm_model.c); dpb_glm_unpack
+ * returns theta. */
 int			dpb_glm_dim(int d, int intercept);
 
 typedef struct dpb_glm_ctx dpb_glm_ctx;
