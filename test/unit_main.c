@@ -23,6 +23,7 @@ const char *unit_current = "";
 	X(clip) \
 	X(params) \
 	X(noise) \
+	X(dnoise) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
