@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# bench/tools/dnoise_speed.sh [DRAWS] — random bytes and ns per sample of the
+# exact discrete samplers, and the zCDP / AGM noise table (docs/noise.md);
+# no server needed (bench/tools/dnoise_speed.c).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cc -O2 -std=gnu99 -Isrc/core -o bench/tools/dnoise_speed \
+	bench/tools/dnoise_speed.c src/core/dnoise.c src/core/agm.c src/core/dpb.c -lgsl -lm
+./bench/tools/dnoise_speed "$@"
