@@ -30,6 +30,7 @@
 #include "dnoise.h"
 #include "ks.h"
 
+#include <float.h>
 #include <gsl/gsl_cdf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -769,6 +770,46 @@ test_renyi_bound(void)
 	CHECK(bad == 0, "Renyi divergence of discrete Gaussians: %d cases off", bad);
 }
 
+static void
+test_grid_params(void)
+{
+	uint64_t	v;
+	dpb_err		err;
+
+	/* sigma = 3 * 2^20 on grid 2^0: 9 * 2^40; on grid 2^10: 9 * 2^20 */
+	CHECK(dpb_dgauss_sigma2_on_grid(3 * 1048576.0, 0, &v, &err) == DPB_OK
+		  && v == 9 * (UINT64_C(1) << 40), "sigma2 exact square: %llu", (unsigned long long) v);
+	CHECK(dpb_dgauss_sigma2_on_grid(3 * 1048576.0, 10, &v, &err) == DPB_OK
+		  && v == 9 * (UINT64_C(1) << 20), "sigma2 on 2^10");
+	/* never below the exact value: (1.1 / 2^-4)^2 = 309.76 -> 310 */
+	CHECK(dpb_dgauss_sigma2_on_grid(1.1, -4, &v, &err) == DPB_OK && v == 310,
+		  "sigma2 rounding up: %llu", (unsigned long long) v);
+	CHECK(dpb_dgauss_sigma2_on_grid(1e-9, 0, &v, &err) == DPB_OK && v == 1,
+		  "sigma2 at least 1");
+	/* the exact square of the double counts: (1 + 2^-52)^2 > 1, and
+	 * sqrt(2) in double squares to 2.00000000000000044 */
+	CHECK(dpb_dgauss_sigma2_on_grid(1 + DBL_EPSILON, 0, &v, &err) == DPB_OK && v == 2,
+		  "sigma2 just above 1: %llu", (unsigned long long) v);
+	CHECK(dpb_dgauss_sigma2_on_grid(sqrt(2.0), 0, &v, &err) == DPB_OK && v == 3,
+		  "sigma2 of sqrt(2) (double): %llu", (unsigned long long) v);
+	/* (94906267 / 4)^2 = 562949969742205.5625 (checked with Python
+	 * fractions) */
+	CHECK(dpb_dgauss_sigma2_on_grid(94906267.0, 2, &v, &err) == DPB_OK
+		  && v == 562949969742206, "sigma2 of 94906267/4: %llu", (unsigned long long) v);
+	CHECK(dpb_dgauss_sigma2_on_grid(1.0, -26, &v, &err) == DPB_ERANGE,
+		  "sigma2 2^52 out of range");
+	CHECK(dpb_dgauss_sigma2_on_grid(1.0, -25, &v, &err) == DPB_OK
+		  && v == DPB_DGAUSS_MAX_SIGMA2, "sigma2 2^50 in range");
+	CHECK(dpb_dgauss_sigma2_on_grid(0, 0, &v, &err) == DPB_EINVAL
+		  && dpb_dgauss_sigma2_on_grid(NAN, 0, &v, &err) == DPB_EINVAL,
+		  "sigma2 bad scale");
+	CHECK(dpb_dlaplace_t_on_grid(1000.5, 0, &v, &err) == DPB_OK && v == 1001,
+		  "t rounding up");
+	CHECK(dpb_dlaplace_t_on_grid(1024, 10, &v, &err) == DPB_OK && v == 1, "t exact");
+	CHECK(dpb_dlaplace_t_on_grid(1.0, -41, &v, &err) == DPB_ERANGE, "t out of range");
+	CHECK(dpb_dlaplace_t_on_grid(-1, 0, &v, &err) == DPB_EINVAL, "t bad scale");
+}
+
 void
 test_dnoise(void)
 {
@@ -779,6 +820,7 @@ test_dnoise(void)
 	test_small_pmf();
 	test_wrong_sampler_rejected();
 	test_large_scale();
+	test_grid_params();
 	test_renyi_bound();
 	test_zcdp();
 }

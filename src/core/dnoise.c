@@ -612,3 +612,66 @@ dpb_zcdp_sigma(double eps, double delta, double sens, double *sigma,
 	}
 	return DPB_OK;
 }
+
+/* ---------------------------------------------------------------------
+ * Integer parameters on a grid
+ * ------------------------------------------------------------------- */
+
+/* ceil(v + e) as an integer in [1, max], for v >= 0 finite and |e| at
+ * most half an ulp of v (v + e is the exact value, v its rounding) */
+static dpb_status
+ceil_param(double v, double e, uint64_t max, uint64_t *out, dpb_err *err)
+{
+	double		c = ceil(v);
+
+	/* v + e crosses an integer only when v is one (round to nearest) */
+	if (c == v && e > 0)
+		c += 1;
+	*out = 0;
+	if (!(c <= (double) max))
+	{
+		dpb_err_set(err, "the noise is too large for the grid",
+					"The integer noise parameter would exceed its supported maximum; a coarser grid is needed.");
+		return DPB_ERANGE;
+	}
+	*out = c < 1 ? 1 : (uint64_t) c;
+	return DPB_OK;
+}
+
+dpb_status
+dpb_dgauss_sigma2_on_grid(double sigma, int gexp, uint64_t *sigma2,
+						  dpb_err *err)
+{
+	double		s,
+				p;
+
+	*sigma2 = 0;
+	if (!isfinite(sigma) || !(sigma > 0))
+	{
+		dpb_err_set(err, "the noise scale must be positive and finite", NULL);
+		return DPB_EINVAL;
+	}
+	s = ldexp(sigma, -gexp);
+	if (!(s >= DBL_MIN && s <= 1e150))
+	{
+		dpb_err_set(err, "the noise is too large for the grid",
+					"The noise scale in grid units is outside the supported range.");
+		return s < DBL_MIN ? DPB_EINVAL : DPB_ERANGE;
+	}
+	/* s^2 = p + fma(s, s, -p) exactly */
+	p = s * s;
+	return ceil_param(p, fma(s, s, -p), DPB_DGAUSS_MAX_SIGMA2, sigma2, err);
+}
+
+dpb_status
+dpb_dlaplace_t_on_grid(double b, int gexp, uint64_t *t, dpb_err *err)
+{
+	*t = 0;
+	if (!isfinite(b) || !(b > 0))
+	{
+		dpb_err_set(err, "the noise scale must be positive and finite", NULL);
+		return DPB_EINVAL;
+	}
+	/* exact unless the result underflows, which rounds to 1 anyway */
+	return ceil_param(ldexp(b, -gexp), 0, DPB_DLAPLACE_MAX_T, t, err);
+}

@@ -160,4 +160,23 @@ dpb_status	dpb_zcdp_rho(double eps, double delta, double *rho, dpb_err *err);
 dpb_status	dpb_zcdp_sigma(double eps, double delta, double sens,
 						   double *sigma, dpb_err *err);
 
+/* ---------------------------------------------------------------------
+ * Integer parameters on a grid of spacing 2^gexp (public parameters)
+ * ------------------------------------------------------------------- */
+
+/* sigma2 = max(1, ceil((sigma / 2^gexp)^2)), the exact ceiling for the
+ * double sigma (the square is formed exactly with fma; a larger sigma2
+ * only strengthens the guarantee, so the caller rounds sigma up).
+ * DPB_EINVAL for sigma <= 0, non-finite or vanishing in grid units;
+ * DPB_ERANGE when the result exceeds DPB_DGAUSS_MAX_SIGMA2 (choose a
+ * coarser grid). */
+dpb_status	dpb_dgauss_sigma2_on_grid(double sigma, int gexp, uint64_t *sigma2,
+									  dpb_err *err);
+
+/* t = max(1, ceil(b / 2^gexp)) (exact) for the discrete Laplace with
+ * scale b in the units of the statistic.  DPB_EINVAL for b <= 0 or non-finite;
+ * DPB_ERANGE when t exceeds DPB_DLAPLACE_MAX_T. */
+dpb_status	dpb_dlaplace_t_on_grid(double b, int gexp, uint64_t *t,
+								   dpb_err *err);
+
 #endif
