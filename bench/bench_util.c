@@ -4,8 +4,6 @@
  */
 #include "bench_util.h"
 
-#include "accum.h"
-#include "clip.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -27,12 +25,11 @@ bench_release(dpb_model model, int d, long N, dpb_release *r)
 {
 	int			linear = model == DPB_MODEL_LINEAR;
 	dpb_params	p;
-	dpb_layout	L;
-	dpb_clipper c;
 	dpb_err		err;
+	dpb_rbits  *rb;
 	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
-	double		x[DPB_MAX_D],
-				z[DPB_MAX_D],
+	double	   *X = malloc(sizeof(double) * (size_t) N * d),
+			   *Y = malloc(sizeof(double) * (size_t) N),
 				sx = linear ? 0.25 : 0.6 / sqrt((double) d);
 	long		i;
 	int			j;
@@ -43,34 +40,27 @@ bench_release(dpb_model model, int d, long N, dpb_release *r)
 	if (linear)
 		p.y_bound = 4;
 	p.d = d;
-	memset(r, 0, sizeof(*r));
-	r->version = DPB_RELEASE_VERSION;
-	r->model = model;
-	r->d = d;
-	r->n = N;
-	r->p = p;
-	dpb_layout_init(&L, model, d, 1);
-	dpb_clipper_init(&c, &p, model, d);
-	r->stats = calloc(L.nstats, sizeof(double));
 	for (i = 0; i < N; i++)
 	{
 		double		u = linear ? 0.5 : -0.3,
-					y;
+				   *x = X + (size_t) i * d;
 
 		for (j = 0; j < d; j++)
 		{
 			x[j] = sx * gsl_ran_ugaussian(g);
 			u += (j % 2 ? -1.0 : 1.0) * (linear ? 1.0 : 2.0) * x[j];
 		}
-		dpb_clip_x(&c, x, z);
 		if (linear)
-			y = dpb_clip_y(&c, u + 0.5 * gsl_ran_ugaussian(g));
+			Y[i] = u + 0.5 * gsl_ran_ugaussian(g);
 		else
-			y = gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1;
-		dpb_accum_add(&L, z, y, r->stats);
+			Y[i] = gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1;
 	}
-	dpb_release_calibrate(r, &err);
-	dpb_release_add_noise(r, g, &err);
+	/* reproducible (INSECURE) noise: benchmarks only */
+	rb = dpb_rbits_new_insecure_seeded((uint64_t) N * 64 + (uint64_t) d);
+	dpb_release_from_rows(r, model, &p, d, X, Y, N, rb, NULL, &err);
+	dpb_rbits_free(rb);
+	free(X);
+	free(Y);
 	gsl_rng_free(g);
 }
 

@@ -10,44 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* bytes from a seeded GSL generator: INSECURE, for tests only */
+static int
+gsl_fill(void *ctx, void *buf, size_t len)
+{
+	unsigned char *b = buf;
+	size_t		k;
+
+	for (k = 0; k < len; k++)
+		b[k] = (unsigned char) (gsl_rng_get((gsl_rng *) ctx) & 0xff);
+	return 1;
+}
+
+dpb_rbits *
+sim_bits(gsl_rng *g)
+{
+	return dpb_rbits_new(gsl_fill, g);
+}
+
 int
 sim_release(dpb_model model, const dpb_params *p, int d,
 			const double *X, const double *Y, int N,
 			gsl_rng *noise, dpb_release *r, int *clipped)
 {
-	dpb_layout	L;
-	dpb_clipper c;
 	dpb_err		err;
-	double		z[DPB_MAX_D];
-	int			i;
+	dpb_rbits  *rb = noise ? sim_bits(noise) : NULL;
+	int64_t		cl = 0;
+	dpb_status	st;
 
-	memset(r, 0, sizeof(*r));
-	r->version = DPB_RELEASE_VERSION;
-	r->model = model;
-	r->d = d;
-	r->n = N;
-	r->p = *p;
-	r->p.d = d;
-	if (dpb_params_check_model(&r->p, model, d, &err) != DPB_OK)
+	if (noise != NULL && rb == NULL)
 		return -1;
-	dpb_release_layout(r, &L);	/* with the moment blocks of x_moments */
-	dpb_clipper_init(&c, &r->p, model, d);
-	r->stats = calloc(L.nstats, sizeof(double));
-	*clipped = 0;
-	for (i = 0; i < N; i++)
-	{
-		double		y = dpb_clip_y(&c, Y[i]);
-		int			cl = dpb_clip_x(&c, X + (size_t) i * d, z);
-
-		if (cl || y != Y[i])
-			(*clipped)++;
-		dpb_accum_add(&L, z, y, r->stats);
-	}
-	if (dpb_release_calibrate(r, &err) != DPB_OK)
-		return -1;
-	if (noise != NULL && dpb_release_add_noise(r, noise, &err) != DPB_OK)
-		return -1;
-	return 0;
+	st = dpb_release_from_rows(r, model, p, d, X, Y, N, rb, &cl, &err);
+	if (rb)
+		dpb_rbits_free(rb);
+	*clipped = (int) cl;
+	return st == DPB_OK ? 0 : -1;
 }
 
 double

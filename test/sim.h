@@ -18,6 +18,10 @@ int			sim_release(dpb_model model, const dpb_params *p, int d,
 						const double *X, const double *Y, int N,
 						gsl_rng *noise, dpb_release *r, int *clipped);
 
+/* An INSECURE bit source drawing bytes from a seeded GSL generator (the
+ * generator must outlive it; free with dpb_rbits_free). */
+dpb_rbits  *sim_bits(gsl_rng *g);
+
 /* Rank-based calibration: returns the KS p-value of the ranks (randomised
  * to continuous uniforms) of `truth` among `ndraws` draws, over `reps`
  * replications; ranks[rep] holds the rank (0..ndraws). */

@@ -168,7 +168,9 @@ test_from_release(gsl_rng *rng)
 		}
 		for (k = 0; k < P * P * P * P; k++)
 			worst = fmax(worst, fabs(direct[k] - x.eta4[k]));
-		CHECK(worst < 1e-12, "ic %d: eta4 from the release vs direct: %.3g", ic, worst);
+		/* the release sums the records quantised to 22 bits (accum.h):
+		 * a product of four coordinates moves by at most 4 * 2^-22 R^4 */
+		CHECK(worst < 4 * ldexp(1.0, -22) * 16, "ic %d: eta4 from the release vs direct: %.3g", ic, worst);
 		free(direct);
 		dpb_xmom_free(&x);
 		dpb_release_free_stats(&r);
@@ -206,11 +208,13 @@ test_calibration(void)
 		r0.p.epsilon = 2.0 * (1.0 - shares[i]);
 		CHECK(dpb_release_calibrate(&r, &err) == DPB_OK, "laplace calibrate");
 		CHECK(dpb_release_calibrate(&r0, &err) == DPB_OK, "laplace calibrate, no moments");
-		/* the model's blocks get exactly the noise of (1 - s) epsilon */
+		/* the model's blocks get the noise of (1 - s) epsilon, up to the
+		 * grid's rounding term K 2^-20 of epsilon (release.c) */
 		for (b = 0; b < r0.nblocks; b++)
 			CHECK_REL(r.block_weight[b] * r.noise_scale,
-					  r0.block_weight[b] * r0.noise_scale, 1e-12, "laplace split");
-		CHECK_REL(r.sensitivity / r.noise_scale, 2.0, 1e-12, "laplace epsilon");
+					  r0.block_weight[b] * r0.noise_scale, 2e-3, "laplace split");
+		CHECK_REL(r.sensitivity / r.noise_scale, 2.0 - r.nstats * ldexp(1.0, -20), 1e-12,
+				  "laplace epsilon");
 
 		r.p.mechanism = DPB_MECH_GAUSSIAN;
 		r.p.delta = 1e-6;

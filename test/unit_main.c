@@ -22,8 +22,8 @@ const char *unit_current = "";
 	X(accum) \
 	X(clip) \
 	X(params) \
-	X(noise) \
 	X(dnoise) \
+	X(attack) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \

@@ -3,9 +3,8 @@
  */
 #include "release.h"
 
-#include "agm.h"
 #include "clip.h"
-#include "noise.h"
+#include "dnoise.h"
 #include "sensitivity.h"
 
 #include <math.h>
@@ -59,6 +58,170 @@ response_bound(const dpb_release *r)
 	return r->model == DPB_MODEL_LOGISTIC ? 1.0 : r->p.y_bound;
 }
 
+/*
+ * ---- the discrete mechanism (docs/privacy.md §13) ----
+ *
+ * Entry k of block b has a nominal noise scale: sigma_k = w_b sigma0 /
+ * weight_k (gaussian: the weighted entry gets sd w_b sigma0) or b_k = w_b b0
+ * (laplace).  The block's grid is g_b = 2^m_b with m_b = floor(log2(min_k
+ * scale_k)) - DPB_GRID_BITS, so g_b <= 2^-20 scale_k for every entry.  The
+ * integer noise of entry k is a discrete Gaussian of variance s_k =
+ * ceil((sigma_k / g_b)^2) or a discrete Laplace of scale t_k =
+ * ceil(b_k / g_b), computed exactly (dnoise.h): the real noise is never
+ * below the nominal scale.
+ */
+
+/* floor(log2(x)) for finite x > 0 */
+static int
+floor_log2(double x)
+{
+	int			e;
+
+	(void) frexp(x, &e);		/* x = f 2^e, f in [0.5, 1) */
+	return e - 1;
+}
+
+static void
+nominal_scale(const dpb_release *r, const dpb_layout *L, double *out)
+{
+	dpb_entry	e;
+	int			k;
+
+	for (k = 0; k < L->nstats; k++)
+	{
+		dpb_layout_entry(L, k, &e);
+		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+			out[k] = r->block_weight[e.block] * r->noise_scale / e.weight;
+		else
+			out[k] = r->block_weight[e.block] * r->noise_scale;
+	}
+}
+
+/* the integer noise parameter of an entry: s (gaussian) or t (laplace);
+ * the scale is in [2^20, 2^23) grid steps, far inside the samplers' ranges
+ * (0 is returned only for a release whose calibration is broken, and the
+ * sampler then refuses it) */
+static uint64_t
+entry_param(dpb_mechanism mech, double scale, int m)
+{
+	uint64_t	v = 0;
+
+	if (mech == DPB_MECH_GAUSSIAN)
+		(void) dpb_dgauss_sigma2_on_grid(scale, m, &v, NULL);
+	else
+		(void) dpb_dlaplace_t_on_grid(scale, m, &v, NULL);
+	return v;
+}
+
+/*
+ * Sets the grids from the nominal scales; returns the rounding term of the
+ * guarantee: eta = sqrt(sum_k (g_k / sigma_k)^2) (gaussian: the L2 norm of
+ * one grid step per entry, in noise units) or sum_k 1 / t_k (laplace).
+ */
+static dpb_status
+set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
+{
+	double	   *sc = malloc(sizeof(double) * (L->nstats > 0 ? L->nstats : 1));
+	double		acc = 0;
+	int			b,
+				k;
+
+	if (sc == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	nominal_scale(r, L, sc);
+	for (b = 0; b < L->nblocks; b++)
+	{
+		double		mn = INFINITY;
+
+		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
+			mn = fmin(mn, sc[k]);
+		if (!(mn > 0) || !dpb_isfinite(mn) || mn < 1e-290 || mn > 1e290)
+		{
+			free(sc);
+			dpb_err_set(err, "noise scale out of range",
+						"The privacy parameters give a noise scale that cannot be represented.");
+			return DPB_ERANGE;
+		}
+		r->grid_exp[b] = floor_log2(mn) - DPB_GRID_BITS;
+		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
+		{
+			double		g = ldexp(1.0, r->grid_exp[b]);
+
+			if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+				acc += (g / sc[k]) * (g / sc[k]);
+			else
+				acc += 1.0 / (double) entry_param(DPB_MECH_LAPLACE, sc[k], r->grid_exp[b]);
+		}
+	}
+	free(sc);
+	*eta = r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(acc) : acc;
+	return DPB_OK;
+}
+
+/*
+ * Gaussian: the integer vector m(D) = round(S(D) / g) moves by at most
+ * Delta / sigma0 + eta in noise units between neighbours (sensitivity plus
+ * one grid step per entry), so the discrete Gaussian is rho-zCDP with rho =
+ * (Delta / sigma0 + eta)^2 / 2 (Canonne, Kamath & Steinke 2020, Thm 14).
+ * With eta <= eta_max = sqrt(K) 2^-20, sigma0 = Delta / (sqrt(2 rho*) -
+ * eta_max) makes rho <= rho*, the largest rho that implies (epsilon,
+ * delta)-DP (their Corollary 13).
+ */
+static dpb_status
+calibrate_gaussian(dpb_release *r, const dpb_layout *L, dpb_err *err)
+{
+	double		rho_star,
+				eta,
+				eta_max = sqrt((double) L->nstats) * ldexp(1.0, -DPB_GRID_BITS),
+				room;
+	dpb_status	st;
+
+	if ((st = dpb_zcdp_rho(r->p.epsilon, r->p.delta, &rho_star, err)) != DPB_OK)
+		return st;
+	room = sqrt(2.0 * rho_star) - eta_max;
+	r->noise_scale = r->sensitivity / room;
+	if (!(room > 0.5 * sqrt(2.0 * rho_star)) || !dpb_isfinite(r->noise_scale))
+	{
+		dpb_err_set(err, "epsilon and delta are too small for this release",
+					"Rounding to the noise grid would take more than half of the privacy budget.");
+		return DPB_ERANGE;
+	}
+	if ((st = set_grid(r, L, &eta, err)) != DPB_OK)
+		return st;
+	r->rho = 0.5 * (r->sensitivity / r->noise_scale + eta) *
+		(r->sensitivity / r->noise_scale + eta);
+	return DPB_OK;
+}
+
+/*
+ * Laplace: entry k moves by at most |dS_k| / g + 1 grid units, so the
+ * discrete Laplace of scale t_k costs at most |dS_k| / b_k + 1 / t_k; the
+ * release costs Delta_1 / b0 + eta <= Delta_1 / b0 + K 2^-20 = epsilon.
+ */
+static dpb_status
+calibrate_laplace(dpb_release *r, const dpb_layout *L, dpb_err *err)
+{
+	double		eta,
+				eta_max = (double) L->nstats * ldexp(1.0, -DPB_GRID_BITS),
+				room = r->p.epsilon - eta_max;
+	dpb_status	st;
+
+	r->noise_scale = r->sensitivity / room;
+	if (!(room > 0.5 * r->p.epsilon) || !dpb_isfinite(r->noise_scale))
+	{
+		dpb_err_set(err, "epsilon is too small for this release",
+					"Rounding to the noise grid would take more than half of the privacy budget.");
+		return DPB_ERANGE;
+	}
+	if ((st = set_grid(r, L, &eta, err)) != DPB_OK)
+		return st;
+	r->rho = 0.5 * r->p.epsilon * r->p.epsilon;
+	return DPB_OK;
+}
+
 dpb_status
 dpb_release_calibrate(dpb_release *r, dpb_err *err)
 {
@@ -83,9 +246,13 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	{
 		/* exact statistics (the non-private reference): no noise */
 		for (b = 0; b < L.nblocks; b++)
+		{
 			r->block_sens[b] = 0;
+			r->grid_exp[b] = 0;
+		}
 		r->sensitivity = 0;
 		r->noise_scale = 0;
+		r->rho = 0;
 		return DPB_OK;
 	}
 	/*
@@ -119,8 +286,7 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		st = dpb_sens_l2(&L, R, Ry, r->block_weight, &r->sensitivity, err);
 		if (st != DPB_OK)
 			return st;
-		return dpb_agm_sigma(r->p.epsilon, r->p.delta, r->sensitivity,
-							 &r->noise_scale, err);
+		return calibrate_gaussian(r, &L, err);
 	}
 	else
 	{
@@ -147,8 +313,7 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		r->sensitivity = 0;
 		for (b = 0; b < L.nblocks; b++)
 			r->sensitivity += r->block_sens[b] / r->block_weight[b];
-		r->noise_scale = r->sensitivity / r->p.epsilon;
-		return DPB_OK;
+		return calibrate_laplace(r, &L, err);
 	}
 }
 
@@ -161,14 +326,27 @@ dpb_release_noise_scale(const dpb_release *r, double *out)
 
 	/* out has r->nstats entries: never write more (a release whose count
 	 * does not match its layout is invalid anyway) */
-	dpb_release_layout(r, &L);
+	if (dpb_release_layout(r, &L) != DPB_OK)
+		return;
 	for (k = 0; k < L.nstats && k < r->nstats; k++)
 	{
+		double		nominal;
+		int			m;
+
 		dpb_layout_entry(&L, k, &e);
+		m = r->grid_exp[e.block];
 		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
-			out[k] = r->block_weight[e.block] * r->noise_scale / e.weight;
+		{
+			nominal = r->block_weight[e.block] * r->noise_scale / e.weight;
+			out[k] = ldexp(sqrt((double) entry_param(r->p.mechanism, nominal, m)), m);
+		}
+		else if (r->p.mechanism == DPB_MECH_LAPLACE)
+		{
+			nominal = r->block_weight[e.block] * r->noise_scale;
+			out[k] = ldexp((double) entry_param(r->p.mechanism, nominal, m), m);
+		}
 		else
-			out[k] = r->block_weight[e.block] * r->noise_scale;
+			out[k] = 0;
 	}
 }
 
@@ -183,11 +361,57 @@ dpb_release_noise_sd(const dpb_release *r, double *out)
 			out[k] *= M_SQRT2;
 }
 
-dpb_status
-dpb_release_add_noise(dpb_release *r, gsl_rng *rng, dpb_err *err)
+#define GRID_MAX ((int64_t) 1 << 52)
+
+/*
+ * I 2^-sh rounded to the nearest integer (ties to even), clamped to
+ * [-2^52, 2^52].  |I| < 2^116 (at most 2^63 records of monomials below
+ * 2^52), so for sh >= 120 the result is 0.
+ */
+static int64_t
+round_shift(dpb_i128 I, int sh)
 {
-	double	   *scale;
+	dpb_i128	q;
+
+	if (I == 0)
+		return 0;
+	if (sh <= 0)
+	{
+		dpb_i128	lim = (dpb_i128) GRID_MAX;
+
+		if (-sh >= 64)
+			return I > 0 ? GRID_MAX : -GRID_MAX;
+		lim >>= -sh;			/* |I| 2^-sh <= 2^52 iff |I| <= lim */
+		if (I > lim)
+			return GRID_MAX;
+		if (I < -lim)
+			return -GRID_MAX;
+		return (int64_t) (I * ((dpb_i128) 1 << -sh));
+	}
+	if (sh >= 120)
+		return 0;
+	{
+		dpb_i128	half = (dpb_i128) 1 << (sh - 1),
+					rem;
+
+		q = I >> sh;			/* floor: arithmetic shift */
+		rem = I - q * ((dpb_i128) 1 << sh); /* in [0, 2^sh) */
+		if (rem > half || (rem == half && (q & 1)))
+			q += 1;
+	}
+	if (q > GRID_MAX)
+		return GRID_MAX;
+	if (q < -GRID_MAX)
+		return -GRID_MAX;
+	return (int64_t) q;
+}
+
+dpb_status
+dpb_release_add_noise(dpb_release *r, const dpb_i128 *I, const int *e,
+					  dpb_rbits *rb, dpb_err *err)
+{
 	dpb_layout	L;
+	dpb_entry	en;
 	int			k;
 
 	if (dpb_release_layout(r, &L) != DPB_OK || L.nstats != r->nstats ||
@@ -196,32 +420,76 @@ dpb_release_add_noise(dpb_release *r, gsl_rng *rng, dpb_err *err)
 		dpb_err_set(err, "invalid release", "The release is not calibrated for its layout.");
 		return DPB_ECORRUPT;
 	}
-	scale = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
-	if (scale == NULL)
-	{
-		dpb_err_set(err, "out of memory", NULL);
-		return DPB_ENOMEM;
-	}
 	if (r->p.mechanism == DPB_MECH_NONE)
 	{
-		free(scale);
+		for (k = 0; k < r->nstats; k++)
+			r->stats[k] = I ? ldexp((double) I[k], -e[k]) : 0.0;
 		return DPB_OK;
 	}
-	dpb_release_noise_scale(r, scale);
 	for (k = 0; k < r->nstats; k++)
 	{
+		double		nominal;
+		int			m;
+		int64_t		v,
+					y = 0;
+		dpb_status	st;
+
+		dpb_layout_entry(&L, k, &en);
+		m = r->grid_exp[en.block];
+		v = I ? round_shift(I[k], e[k] + m) : 0;
 		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
-			r->stats[k] += dpb_noise_gaussian(rng, scale[k]);
+		{
+			nominal = r->block_weight[en.block] * r->noise_scale / en.weight;
+			st = dpb_dgauss(rb, entry_param(DPB_MECH_GAUSSIAN, nominal, m), &y);
+		}
 		else
-			r->stats[k] += dpb_noise_laplace(rng, scale[k]);
-	}
-	free(scale);
-	if (dpb_strong_rng_failed(rng))
-	{
-		dpb_err_set(err, "could not generate random numbers", NULL);
-		return DPB_ERNG;
+		{
+			nominal = r->block_weight[en.block] * r->noise_scale;
+			st = dpb_dlaplace(rb, entry_param(DPB_MECH_LAPLACE, nominal, m), &y);
+		}
+		if (st != DPB_OK || dpb_rbits_failed(rb))
+		{
+			memset(r->stats, 0, sizeof(double) * r->nstats);
+			dpb_err_set(err, "could not generate random numbers", NULL);
+			return DPB_ERNG;
+		}
+		/* |y| < 2^50 by the samplers' ranges; clamping after the noise is
+		 * post-processing */
+		v += y;
+		if (v >= ((int64_t) 1 << 53))
+			v = ((int64_t) 1 << 53) - 1;
+		if (v <= -((int64_t) 1 << 53))
+			v = -((int64_t) 1 << 53) + 1;
+		r->stats[k] = ldexp((double) v, m);
 	}
 	return DPB_OK;
+}
+
+int
+dpb_release_on_grid(const dpb_release *r, int *bad_index)
+{
+	dpb_layout	L;
+	dpb_entry	en;
+	int			k;
+
+	if (r->p.mechanism == DPB_MECH_NONE)
+		return 1;
+	if (dpb_release_layout(r, &L) != DPB_OK || L.nstats != r->nstats)
+		return 0;
+	for (k = 0; k < r->nstats; k++)
+	{
+		double		x;
+
+		dpb_layout_entry(&L, k, &en);
+		x = ldexp(r->stats[k], -r->grid_exp[en.block]);
+		if (!dpb_isfinite(x) || x != floor(x) || fabs(x) >= 9007199254740992.0)
+		{
+			if (bad_index)
+				*bad_index = k;
+			return 0;
+		}
+	}
+	return 1;
 }
 
 /* ---- packing: little-endian, byte by byte ---- */
@@ -529,6 +797,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	}
 	for (j = 0; j < nst; j++)
 		r->stats[j] = get_f64(&rd);
+	dpb_release_derive(r);
 	st = dpb_release_validate(r, err);
 	if (st != DPB_OK)
 		dpb_release_free_stats(r);
@@ -624,12 +893,119 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	}
 	for (b = 0; b < r->nblocks; b++)
 		if (!close_rel(chk.block_sens[b], r->block_sens[b]) ||
-			!close_rel(chk.block_weight[b], r->block_weight[b]))
+			!close_rel(chk.block_weight[b], r->block_weight[b]) ||
+			chk.grid_exp[b] != r->grid_exp[b])
 		{
 			dpb_err_set(err, "inconsistent release",
-						"Block %d's sensitivity or noise weight does not match the privacy parameters.",
+						"Block %d's sensitivity, noise weight or noise grid does not match the privacy parameters.",
 						b + 1);
 			return DPB_ECORRUPT;
 		}
+	if (!dpb_release_on_grid(r, &j))
+	{
+		dpb_err_set(err, "inconsistent release",
+					"Statistic %d is not a multiple of its block's noise grid.", j + 1);
+		return DPB_ECORRUPT;
+	}
 	return DPB_OK;
+}
+
+void
+dpb_release_derive(dpb_release *r)
+{
+	dpb_release chk = *r;
+	dpb_err		e2;
+	int			b;
+
+	chk.stats = NULL;
+	if (dpb_release_calibrate(&chk, &e2) != DPB_OK)
+		return;					/* validation reports it */
+	for (b = 0; b < DPB_MAX_BLOCKS; b++)
+		r->grid_exp[b] = chk.grid_exp[b];
+	r->rho = chk.rho;
+}
+
+/* ---- a whole release from rows in memory (tests, benchmarks, clients) ---- */
+
+dpb_status
+dpb_release_from_rows(dpb_release *r, dpb_model model, const dpb_params *p, int d,
+					  const double *X, const double *Y, int64_t n, dpb_rbits *rb,
+					  int64_t *clipped, dpb_err *err)
+{
+	dpb_layout	L;
+	dpb_clipper c;
+	dpb_acc		acc;
+	dpb_acc_bounds ab;
+	double		z[DPB_MAX_D];
+	dpb_i128   *I = NULL;
+	int		   *e = NULL;
+	void	   *raw = NULL;
+	size_t		sz;
+	int64_t		i;
+	dpb_status	st;
+
+	memset(r, 0, sizeof(*r));
+	r->version = DPB_RELEASE_VERSION;
+	r->model = model;
+	r->d = d;
+	r->n = n;
+	r->p = *p;
+	r->p.d = d;
+	if (clipped)
+		*clipped = 0;
+	if ((st = dpb_params_check_model(&r->p, model, d, err)) != DPB_OK ||
+		(st = dpb_release_calibrate(r, err)) != DPB_OK ||
+		(st = dpb_release_layout(r, &L)) != DPB_OK)
+		return st;
+	dpb_clipper_init(&c, &r->p, model, d);
+	ab.model = model;
+	ab.d = d;
+	ab.xmom = r->p.x_moments > 0;
+	ab.R = r->p.clip;
+	ab.B = dpb_coord_bound(&r->p, d);
+	ab.Ry = r->p.y_bound;
+	sz = dpb_acc_size(d, model == DPB_MODEL_POISSON, ab.xmom);
+	raw = malloc(sz + 16);
+	r->stats = calloc(L.nstats > 0 ? L.nstats : 1, sizeof(double));
+	I = malloc(sizeof(dpb_i128) * (L.nstats > 0 ? L.nstats : 1));
+	e = malloc(sizeof(int) * (L.nstats > 0 ? L.nstats : 1));
+	if (raw == NULL || r->stats == NULL || I == NULL || e == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		st = DPB_ENOMEM;
+		goto done;
+	}
+	dpb_acc_init(&acc, (void *) (((uintptr_t) raw + 15) & ~(uintptr_t) 15), &ab);
+	for (i = 0; i < n; i++)
+	{
+		double		y = dpb_clip_y(&c, Y[i]);
+		int			cl = dpb_clip_x(&c, X + (size_t) i * d, z);
+
+		if (cl < 0)
+		{
+			dpb_err_set(err, "feature values must be finite", NULL);
+			st = DPB_EINVAL;
+			goto done;
+		}
+		if (clipped && (cl || y != Y[i]))
+			(*clipped)++;
+		dpb_acc_add(&acc, z, y);
+	}
+	dpb_acc_fixed(&acc, &L, I, e);
+	if (rb != NULL)
+		st = dpb_release_add_noise(r, I, e, rb, err);
+	else
+	{
+		/* the exact sums (tests only: such an object is not a release) */
+		for (i = 0; i < L.nstats; i++)
+			r->stats[i] = ldexp((double) I[i], -e[i]);
+		st = DPB_OK;
+	}
+done:
+	free(raw);
+	free(I);
+	free(e);
+	if (st != DPB_OK)
+		dpb_release_free_stats(r);
+	return st;
 }

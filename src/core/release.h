@@ -14,10 +14,24 @@
 
 #include "params.h"
 #include "layout.h"
+#include "accum.h"
+#include "dnoise.h"
 
-#include <gsl/gsl_rng.h>
+/*
+ * Version 2: discrete noise on a power-of-two grid (docs/privacy.md §13).
+ * Version 1 releases (floating-point noise, which leaks the exact sums) are
+ * refused.
+ */
+#define DPB_RELEASE_VERSION 2
 
-#define DPB_RELEASE_VERSION 1
+/*
+ * The noise grid.  Block b's released values are exact multiples of
+ * g_b = 2^grid_exp[b], with g_b <= 2^-DPB_GRID_BITS times the smallest noise
+ * scale of the block's entries; the noise is g_b times a discrete Gaussian
+ * (or discrete Laplace) integer.  Released multiples m of g_b satisfy
+ * |m| < 2^53, so every value is an exact double.
+ */
+#define DPB_GRID_BITS 20
 
 typedef struct dpb_release
 {
@@ -36,6 +50,10 @@ typedef struct dpb_release
 	double		block_weight[DPB_MAX_BLOCKS];	/* relative noise scales */
 	double		block_sens[DPB_MAX_BLOCKS]; /* L2 (gaussian) or L1 (laplace)
 											 * sensitivity of the block alone */
+	int			grid_exp[DPB_MAX_BLOCKS];	/* g_b = 2^grid_exp[b] */
+	double		rho;			/* gaussian: the release is rho-zCDP
+								 * (rho <= rho*(epsilon, delta)); laplace:
+								 * the epsilon actually used */
 
 	int			nstats;
 	double	   *stats;			/* nstats noisy sums (caller-owned) */
@@ -51,14 +69,39 @@ dpb_status	dpb_release_calibrate(dpb_release *r, dpb_err *err);
 dpb_status	dpb_release_layout(const dpb_release *r, dpb_layout *L);
 
 /* Noise standard deviation of each entry (in released, unweighted units);
- * out has nstats entries.  For laplace the sd is sqrt(2) times the scale. */
+ * out has nstats entries.  For laplace the sd is sqrt(2) times the scale.
+ * These are the scales of the discrete noise actually drawn (g sqrt(s) and
+ * g t below), a hair above the calibrated ones. */
 void		dpb_release_noise_sd(const dpb_release *r, double *out);
 
 /* Noise scale of each entry: sigma for gaussian, b for laplace. */
 void		dpb_release_noise_scale(const dpb_release *r, double *out);
 
-/* Adds one draw of the calibrated noise to every entry of r->stats. */
-dpb_status	dpb_release_add_noise(dpb_release *r, gsl_rng *rng, dpb_err *err);
+/*
+ * Releases the exact statistics stats_k = I[k] 2^-e[k] (dpb_acc_fixed):
+ * each is rounded to its block's grid, clamped to |m| <= 2^52 grid units
+ * (both 1-Lipschitz up to the rounding paid for in the calibration), and
+ * g_b times an exact discrete Gaussian / Laplace integer drawn from rb is
+ * added.  Writes r->stats (nstats entries, caller-allocated).  I and e may
+ * be NULL for an empty group (all sums 0).  Mechanism "none" writes the
+ * exact sums rounded to doubles.
+ */
+dpb_status	dpb_release_add_noise(dpb_release *r, const dpb_i128 *I, const int *e,
+								  dpb_rbits *rb, dpb_err *err);
+
+/* 1 when every statistic of r lies on its block's grid. */
+int			dpb_release_on_grid(const dpb_release *r, int *bad_index);
+
+/*
+ * A release of n rows held in memory (X row-major n x d, Y n values): clip,
+ * accumulate exactly (accum.h), calibrate, and add noise from rb.  With rb
+ * NULL the stats are the exact sums (for tests; not a release).  r->stats is
+ * malloc'ed (dpb_release_free_stats).  *clipped (may be NULL) counts the
+ * records that clipping changed.
+ */
+dpb_status	dpb_release_from_rows(dpb_release *r, dpb_model model, const dpb_params *p,
+								  int d, const double *X, const double *Y, int64_t n,
+								  dpb_rbits *rb, int64_t *clipped, dpb_err *err);
 
 /* Packed size, packing and unpacking.  dpb_release_unpack allocates
  * r->stats with malloc (free with dpb_release_free_stats) and validates. */
@@ -67,6 +110,11 @@ void		dpb_release_pack(const dpb_release *r, unsigned char *buf);
 dpb_status	dpb_release_unpack(const unsigned char *buf, size_t len,
 							   dpb_release *r, dpb_err *err);
 void		dpb_release_free_stats(dpb_release *r);
+
+/* Fills the fields that follow from the recorded parameters (the noise
+ * grids, rho); unpack does it, and so must any other input path before
+ * dpb_release_validate. */
+void		dpb_release_derive(dpb_release *r);
 
 /* Full consistency check of a release (done by unpack; exposed for the JSON
  * input path). */

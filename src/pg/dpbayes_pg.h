@@ -29,8 +29,8 @@ void		dpb_pg_raise(dpb_status st, const dpb_err *err, int corrupt_code);
 /* A generator for release noise: the secure one, or the deterministic test
  * stream when dpbayes.insecure_noise_seed is set (then *insecure = true).
  * The secure one is malloc'ed: release it with dpb_pg_noise_rng_done(). */
-gsl_rng    *dpb_pg_noise_rng(bool *insecure);
-void		dpb_pg_noise_rng_done(gsl_rng *r);
+dpb_rbits  *dpb_pg_noise_bits(bool *insecure);
+void		dpb_pg_noise_bits_done(dpb_rbits *r);
 
 /* privacy.c: the dpbayes.privacy composite into a dpb_params (checked with
  * dpb_params_check; errors are raised). */

@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <gsl/gsl_errno.h>
 
-#include "noise.h"
+#include "dnoise.h"
 
 PG_MODULE_MAGIC;
 
@@ -22,14 +22,18 @@ void		_PG_init(void);
  * stream used by the regression tests. */
 int			dpbayes_insecure_noise_seed = -1;
 
-static gsl_rng *test_rng = NULL;
+/* the INSECURE deterministic stream (malloc'ed), while the setting is on */
+static dpb_rbits *test_rb = NULL;
 
 static void
 assign_seed(int newval, void *extra)
 {
-	/* restart the deterministic stream whenever the setting changes */
-	if (test_rng != NULL && newval >= 0)
-		gsl_rng_set(test_rng, (unsigned long) newval);
+	/* restart the deterministic stream whenever the setting changes (an
+	 * assign hook must not fail: a failed allocation is reported when the
+	 * stream is used) */
+	if (test_rb != NULL)
+		dpb_rbits_free(test_rb);
+	test_rb = newval >= 0 ? dpb_rbits_new_insecure_seeded((uint64_t) newval) : NULL;
 }
 
 void
@@ -39,12 +43,6 @@ _PG_init(void)
 	gsl_set_error_handler_off();
 	/* one BLAS thread inside a backend */
 	openblas_set_num_threads(1);
-
-	test_rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (test_rng == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory")));
 
 	DefineCustomIntVariable("dpbayes.insecure_noise_seed",
 							"INSECURE: seeds the release noise for reproducible tests.",
@@ -59,23 +57,28 @@ _PG_init(void)
 }
 
 static int
-strong_bytes(void *buf, size_t len)
+strong_bytes(void *ctx, void *buf, size_t len)
 {
+	(void) ctx;
 	return pg_strong_random(buf, len) ? 1 : 0;
 }
 
-gsl_rng *
-dpb_pg_noise_rng(bool *insecure)
+dpb_rbits *
+dpb_pg_noise_bits(bool *insecure)
 {
-	gsl_rng    *r;
+	dpb_rbits  *r;
 
 	if (dpbayes_insecure_noise_seed >= 0)
 	{
 		*insecure = true;
-		return test_rng;
+		if (test_rb == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory")));
+		return test_rb;
 	}
 	*insecure = false;
-	r = dpb_strong_rng_alloc(strong_bytes);
+	r = dpb_rbits_new(strong_bytes, NULL);
 	if (r == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -84,10 +87,10 @@ dpb_pg_noise_rng(bool *insecure)
 }
 
 void
-dpb_pg_noise_rng_done(gsl_rng *r)
+dpb_pg_noise_bits_done(dpb_rbits *r)
 {
-	if (r != NULL && r != test_rng)
-		gsl_rng_free(r);
+	if (r != NULL && r != test_rb)
+		dpb_rbits_free(r);
 }
 
 void

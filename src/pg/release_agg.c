@@ -80,9 +80,20 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 		dpb_layout_add_xmoments(&s->L); /* checked by dpb_params_check_model */
 	dpb_clipper_init(&s->clip, &s->params, s->model, d);
 	s->d = d;
-	s->accmem = MemoryContextAllocZero(cxt, dpb_acc_size(d, s->model == DPB_MODEL_POISSON,
-														  STATE_XMOM(s)));
-	dpb_acc_init(&s->acc, s->accmem, d, s->model == DPB_MODEL_POISSON, STATE_XMOM(s));
+	{
+		dpb_acc_bounds ab;
+		Size		sz = dpb_acc_size(d, s->model == DPB_MODEL_POISSON, STATE_XMOM(s));
+
+		ab.model = s->model;
+		ab.d = d;
+		ab.xmom = STATE_XMOM(s);
+		ab.R = s->params.clip;
+		ab.B = dpb_coord_bound(&s->params, d);
+		ab.Ry = s->params.y_bound;
+		/* the accumulator's totals are 128-bit integers: 16-byte aligned */
+		s->accmem = (void *) TYPEALIGN(16, MemoryContextAlloc(cxt, sz + 16));
+		dpb_acc_init(&s->acc, s->accmem, &ab);
+	}
 	s->z = MemoryContextAllocZero(cxt, sizeof(double) * d);
 }
 
@@ -350,9 +361,9 @@ dpbayes_release_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: magic u32 | model i32 | d i32 | ndoubles i32 | n i64 |
- * dpb_params | G and H of the accumulator (native layout: only exchanged
- * between processes of one server) */
+/* serialized: magic u32 | model i32 | d i32 | nbytes i32 | n i64 |
+ * dpb_params | the 128-bit totals G and H of the accumulator (native
+ * layout: only exchanged between processes of one server) */
 #define SER_HDR (4 * sizeof(int32) + sizeof(int64))
 
 PG_FUNCTION_INFO_V1(dpbayes_release_serialize);
@@ -361,9 +372,9 @@ dpbayes_release_serialize(PG_FUNCTION_ARGS)
 {
 	RelState   *s = (RelState *) PG_GETARG_POINTER(0);
 	int32		hdr[4];
-	int			nd = s->d > 0 ? (int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON,
-													   STATE_XMOM(s)) : 0;
-	Size		sz = SER_HDR + sizeof(dpb_params) + sizeof(double) * nd;
+	int			nd = s->d > 0 ? (int) dpb_acc_total_bytes(s->d, s->model == DPB_MODEL_POISSON,
+														  STATE_XMOM(s)) : 0;
+	Size		sz = SER_HDR + sizeof(dpb_params) + nd;
 	bytea	   *out = palloc(VARHDRSZ + sz);
 	char	   *p = VARDATA(out);
 
@@ -385,7 +396,7 @@ dpbayes_release_serialize(PG_FUNCTION_ARGS)
 	memcpy(p, &s->params, sizeof(dpb_params));
 	p += sizeof(dpb_params);
 	if (nd > 0)
-		memcpy(p, s->acc.G, sizeof(double) * nd);
+		memcpy(p, s->acc.G, nd);
 	PG_RETURN_BYTEA_P(out);
 }
 
@@ -412,7 +423,7 @@ dpbayes_release_deserialize(PG_FUNCTION_ARGS)
 	memcpy(hdr, p, sizeof(hdr));
 	if (hdr[0] != SER_MAGIC || hdr[1] < DPB_MODEL_LINEAR || hdr[1] > DPB_MODEL_POISSON ||
 		hdr[2] < 0 || hdr[2] > DPB_MAX_D || hdr[3] < 0 ||
-		len != SER_HDR + sizeof(dpb_params) + sizeof(double) * (Size) hdr[3])
+		len != SER_HDR + sizeof(dpb_params) + (Size) hdr[3])
 		goto corrupt;
 	s = state_new(aggcxt, (dpb_model) hdr[1]);
 	memcpy(&s->n, p + sizeof(hdr), sizeof(int64));
@@ -420,10 +431,10 @@ dpbayes_release_deserialize(PG_FUNCTION_ARGS)
 	if (hdr[2] > 0)
 	{
 		state_setup(s, aggcxt, hdr[2]);
-		if ((int) dpb_acc_ndoubles(s->d, s->model == DPB_MODEL_POISSON,
-								   STATE_XMOM(s)) != hdr[3])
+		if ((int) dpb_acc_total_bytes(s->d, s->model == DPB_MODEL_POISSON,
+									  STATE_XMOM(s)) != hdr[3])
 			goto corrupt;
-		memcpy(s->acc.G, p + SER_HDR + sizeof(dpb_params), sizeof(double) * hdr[3]);
+		memcpy(s->acc.G, p + SER_HDR + sizeof(dpb_params), hdr[3]);
 	}
 	else if (hdr[3] != 0)
 		goto corrupt;
@@ -474,7 +485,9 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 	dpb_release r;
 	dpb_err		err;
 	dpb_status	st;
-	gsl_rng    *rng;
+	dpb_rbits  *rb;
+	dpb_i128   *I = NULL;
+	int		   *e = NULL;
 	bool		insecure;
 
 	memset(&r, 0, sizeof(r));
@@ -498,16 +511,21 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 	st = dpb_release_calibrate(&r, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	/* noise goes into a copy: the state keeps the exact sums */
+	/* the exact sums stay in this function: only their noisy, rounded
+	 * version is written to r.stats */
 	r.stats = palloc0(sizeof(double) * r.nstats);
 	if (s != NULL && s->d > 0)
 	{
-		dpb_acc_flush(&s->acc);
-		dpb_acc_stats(&s->acc, &s->L, r.stats);
+		/* 128-bit integers: 16-byte aligned (palloc gives 8) */
+		I = (dpb_i128 *) TYPEALIGN(16, palloc(sizeof(dpb_i128) * r.nstats + 16));
+		e = palloc(sizeof(int) * r.nstats);
+		dpb_acc_fixed(&s->acc, &s->L, I, e);
 	}
-	rng = dpb_pg_noise_rng(&insecure);
-	st = dpb_release_add_noise(&r, rng, &err);
-	dpb_pg_noise_rng_done(rng);
+	rb = dpb_pg_noise_bits(&insecure);
+	st = dpb_release_add_noise(&r, I, e, rb, &err);
+	dpb_pg_noise_bits_done(rb);
+	if (I != NULL)
+		memset(I, 0, sizeof(dpb_i128) * r.nstats); /* freed with the context */
 	if (st != DPB_OK)
 	{
 		memset(r.stats, 0, sizeof(double) * r.nstats);
@@ -567,7 +585,9 @@ dpbayes_nonprivate_final(PG_FUNCTION_ARGS)
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	r.stats = palloc(sizeof(double) * r.nstats);
-	dpb_acc_flush(&s->acc);
-	dpb_acc_stats(&s->acc, &s->L, r.stats);
+	if (!dpb_acc_stats(&s->acc, &s->L, r.stats))
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
 }

@@ -208,6 +208,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 		r->block_sens[b] = num(field(bc, "sensitivity", true), "sensitivity");
 		num_array(field(bc, "values", true), "values", r->stats + L.start[b], L.len[b]);
 	}
+	dpb_release_derive(r);
 	st = dpb_release_validate(r, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_TEXT_REPRESENTATION);
