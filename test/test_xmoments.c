@@ -146,7 +146,7 @@ test_from_release(gsl_rng *rng)
 			Y[i] = X[i * d] - X[i * d + 1] + 0.3 * gsl_ran_ugaussian(rng);
 		CHECK(sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, NULL, &r, &clipped) == 0,
 			  "exact release with x moments");
-		CHECK(dpb_xmom_from_release(&r, &x, &err) == DPB_OK, "moments from release");
+		CHECK(dpb_xmom_from_release(&r, (double) r.n, &x, &err) == DPB_OK, "moments from release");
 		direct = calloc((size_t) P * P * P * P, sizeof(double));
 		dpb_clipper_init(&c, &r.p, DPB_MODEL_LINEAR, d);
 		for (i = 0; i < N; i++)
