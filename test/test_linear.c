@@ -109,9 +109,21 @@ test_invgauss(void)
  */
 typedef struct sbc_result
 {
-	double		pvalue[4];		/* theta0, theta1, theta2, sigma */
+	double		pvalue[5];		/* theta0, theta1, theta2, sigma (, n) */
 	double		clipped_frac;
 } sbc_result;
+
+/*
+ * An unknown number of records (an add/remove release): N ~ U(lo, hi), the
+ * table has round(N) rows, and the release's count is N + noise of sd sd
+ * (the release's mechanism).  The sampler gets the same prior.
+ */
+typedef struct sbc_unknown_n
+{
+	double		lo,
+				hi,
+				sd;
+} sbc_unknown_n;
 
 /* x_moments share for the "noisy" moments variant (0: the default NIW
  * update); set by DPB_SBC_NOISY for the measurement in bench/ */
@@ -119,7 +131,7 @@ static double sbc_noisy_share = 0;
 
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
-		sbc_result *res)
+		const sbc_unknown_n *un, sbc_result *res)
 {
 	const int	d = 2,
 				keep = 100;
@@ -130,10 +142,13 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		(getenv("DPB_SBC_THIN") ? atoi(getenv("DPB_SBC_THIN")) : 25);
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng    *noise = gsl_rng_alloc(gsl_rng_mt19937);
-	int		   *ranks = calloc(4 * reps, sizeof(int));
-	double	   *X = malloc(sizeof(double) * N * d),
-			   *Y = malloc(sizeof(double) * N);
-	long		clipped = 0;
+	const int	nv = un ? 5 : 4;
+	const int	Nmax = un ? (int) ceil(un->hi) : N;
+	int		   *ranks = calloc(nv * reps, sizeof(int));
+	double	   *X = malloc(sizeof(double) * Nmax * d),
+			   *Y = malloc(sizeof(double) * Nmax);
+	long		clipped = 0,
+				records = 0;
 	int			rep,
 				j;
 
@@ -151,7 +166,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 					mu[2],
 					Sig[4],
 					Lc[4],
-					truth[4];
+					truth[5],
+					Ntrue = N;
 		int			cl,
 					i;
 
@@ -184,6 +200,16 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		o.x_scale[0] = o.x_scale[3] = 0.04 * 17;
 		if (sbc_noisy_share > 0)
 			o.xmoments = DPB_XMOM_NOISY;
+		if (un)
+		{
+			o.n_known = 0;
+			o.n_lo = un->lo;
+			o.n_hi = un->hi;
+			o.n_sd = un->sd;
+			o.n_laplace = mech == DPB_MECH_LAPLACE;
+			Ntrue = un->lo + (un->hi - un->lo) * gsl_rng_uniform(rng);
+			N = (int) floor(Ntrue + 0.5);
+		}
 
 		sigma2 = 1.0 / gsl_ran_gamma(rng, o.sigma2_shape, 1.0 / o.sigma2_scale);
 		for (j = 0; j < 3; j++)
@@ -223,17 +249,24 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			break;
 		}
 		clipped += cl;
+		records += N;
+		if (un)
+			o.n_hat = Ntrue + (mech == DPB_MECH_LAPLACE ?
+							   gsl_ran_laplace(noise, un->sd / M_SQRT2) :
+							   un->sd * gsl_ran_ugaussian(noise));
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
 			dpb_release_free_stats(&r);
 			break;
 		}
+		CHECK(dr.nvars == nv, "%d variables, want %d", dr.nvars, nv);
 		truth[0] = theta[0];
 		truth[1] = theta[1];
 		truth[2] = theta[2];
 		truth[3] = sqrt(sigma2);
-		for (j = 0; j < 4; j++)
+		truth[4] = Ntrue;
+		for (j = 0; j < nv; j++)
 		{
 			int			rank = 0,
 						k;
@@ -246,7 +279,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_release_free_stats(&r);
 	}
 	if (getenv("DPB_SBC_DEBUG"))
-		for (j = 0; j < 4; j++)
+		for (j = 0; j < nv; j++)
 		{
 			int			h[10] = {0},
 						i;
@@ -258,9 +291,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 				printf(" %d", h[i]);
 			printf("\n");
 		}
-	for (j = 0; j < 4; j++)
+	for (j = 0; j < nv; j++)
 		res->pvalue[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, rng);
-	res->clipped_frac = (double) clipped / ((double) reps * N);
+	res->clipped_frac = (double) clipped / (double) records;
 	free(ranks);
 	free(X);
 	free(Y);
@@ -293,7 +326,7 @@ test_linear(void)
 		{
 			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
 					reps, getenv("DPB_SBC_N") ? atoi(getenv("DPB_SBC_N")) : 100,
-					getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5, &na);
+					getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5, NULL, &na);
 			printf("  SBC linear noisy moments (share %g), %s, %d replications: p = %.3g %.3g %.3g %.3g\n",
 				   sbc_noisy_share, j ? "laplace" : "gaussian", reps,
 				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
@@ -303,9 +336,9 @@ test_linear(void)
 
 	if (reps < 50)
 		reps = 50;
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &na);
-	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &nv);
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, reps, 100, 0.5, &lp);
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, NULL, &na);
+	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, NULL, &nv);
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, reps, 100, 0.5, NULL, &lp);
 	for (j = 0; j < 4; j++)
 	{
 		minp_na = fmin(minp_na, na.pvalue[j]);
@@ -322,4 +355,39 @@ test_linear(void)
 	CHECK(minp_na > 0.01, "noise-aware (gaussian) ranks not uniform: min p = %g", minp_na);
 	CHECK(minp_lp > 0.01, "noise-aware (laplace) ranks not uniform: min p = %g", minp_lp);
 	CHECK(minp_nv < 0.01, "naive passed SBC (the test has no power): min p = %g", minp_nv);
+}
+
+/*
+ * SBC with an unknown number of records (issue 8: at N = 50): N ~ U(30, 70),
+ * the count's noise sd 5 (a tenth of N, so that N's uncertainty matters),
+ * epsilon 0.5, Gaussian and Laplace releases; ranks of theta, sigma and N.
+ * DPB_SBC_REPS sets the replications (bench/sbc_unknown_n.sh: 400).
+ */
+void
+test_linear_unknown_n(void)
+{
+	sbc_unknown_n un = {30, 70, 5};
+	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 200;
+	int			m,
+				j;
+
+	if (getenv("DPB_SBC_N_SD"))
+		un.sd = atof(getenv("DPB_SBC_N_SD"));
+	for (m = 0; m < 2; m++)
+	{
+		sbc_result	res;
+		double		minp = 1;
+
+		run_sbc(DPB_METHOD_NOISE_AWARE, m ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, reps,
+				50, 0.5, &un, &res);
+		for (j = 0; j < 5; j++)
+			minp = fmin(minp, res.pvalue[j]);
+		printf("  SBC linear, unknown N ~ U(%g, %g), count sd %g, %s, %d replications, eps=0.5 "
+			   "(clipped %.4f%%): p = %.3g %.3g %.3g %.3g, N %.3g\n",
+			   un.lo, un.hi, un.sd, m ? "laplace" : "gaussian", reps, 100 * res.clipped_frac,
+			   res.pvalue[0], res.pvalue[1], res.pvalue[2], res.pvalue[3], res.pvalue[4]);
+		CHECK(res.clipped_frac < 0.01, "clipping is not rare: %g", res.clipped_frac);
+		CHECK(minp > 0.01, "unknown N (%s): ranks not uniform: min p = %g",
+			  m ? "laplace" : "gaussian", minp);
+	}
 }

@@ -17,6 +17,7 @@ const char *unit_current = "";
 	X(batch) \
 	X(glm) \
 	X(linear) \
+	X(linear_unknown_n) \
 	X(sensitivity) \
 	X(agm) \
 	X(accum) \
