@@ -16,6 +16,7 @@ const char *unit_current = "";
 	X(layout) \
 	X(batch) \
 	X(glm) \
+	X(glm_unknown_n) \
 	X(linear) \
 	X(linear_unknown_n) \
 	X(sensitivity) \
