@@ -170,6 +170,26 @@ test_from_release(gsl_rng *rng)
 			worst = fmax(worst, fabs(direct[k] - x.eta4[k]));
 		CHECK(worst < 1e-12, "ic %d: eta4 from the release vs direct: %.3g", ic, worst);
 		free(direct);
+		{
+			/* an unknown N: rescaling to another N equals reading the
+			 * release with it */
+			dpb_xmom	x2;
+
+			dpb_xmom_set_n(&x, ic, 1.7 * N, 1);
+			CHECK(dpb_xmom_from_release(&r, 1.7 * N, &x2, &err) == DPB_OK, "moments at 1.7 N");
+			worst = 0;
+			for (k = 0; k < P * P * P * P; k++)
+				worst = fmax(worst, fabs(x2.eta4[k] - x.eta4[k]));
+			for (k = 0; k < P * P; k++)
+				worst = fmax(worst, fabs(x2.eta2[k] - x.eta2[k]));
+			for (k = 0; k < d * d; k++)
+				worst = fmax(worst, fabs(x2.Sigma[k] - x.Sigma[k]));
+			for (k = 0; k < d; k++)
+				worst = fmax(worst, fabs(x2.mu[k] - x.mu[k]));
+			CHECK(worst < 1e-14, "ic %d: moments rescaled to 1.7 N vs read at 1.7 N: %.3g", ic, worst);
+			CHECK(!ic || (x.eta2[0] == 1 && x.eta4[0] == 1), "E[1] stays 1");
+			dpb_xmom_free(&x2);
+		}
 		dpb_xmom_free(&x);
 		dpb_release_free_stats(&r);
 	}

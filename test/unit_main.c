@@ -28,7 +28,8 @@ const char *unit_current = "";
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
-	X(xmoments)
+	X(xmoments) \
+	X(unknown_n)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
