@@ -122,7 +122,8 @@ typedef struct sbc_unknown_n
 {
 	double		lo,
 				hi,
-				sd;
+				sd,
+				sampler_sd;		/* the sd the sampler is told (0: sd) */
 } sbc_unknown_n;
 
 /* x_moments share for the "noisy" moments variant (0: the default NIW
@@ -205,7 +206,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			o.n_known = 0;
 			o.n_lo = un->lo;
 			o.n_hi = un->hi;
-			o.n_sd = un->sd;
+			o.n_sd = un->sampler_sd > 0 ? un->sampler_sd : un->sd;
 			o.n_laplace = mech == DPB_MECH_LAPLACE;
 			Ntrue = un->lo + (un->hi - un->lo) * gsl_rng_uniform(rng);
 			N = (int) floor(Ntrue + 0.5);
@@ -366,7 +367,9 @@ test_linear(void)
 void
 test_linear_unknown_n(void)
 {
-	sbc_unknown_n un = {30, 70, 5};
+	sbc_unknown_n un = {30, 70, 5, 0},
+				wrong = {30, 70, 5, 2.5};
+	sbc_result	res;
 	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 200;
 	int			m,
 				j;
@@ -375,7 +378,6 @@ test_linear_unknown_n(void)
 		un.sd = atof(getenv("DPB_SBC_N_SD"));
 	for (m = 0; m < 2; m++)
 	{
-		sbc_result	res;
 		double		minp = 1;
 
 		run_sbc(DPB_METHOD_NOISE_AWARE, m ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, reps,
@@ -390,4 +392,10 @@ test_linear_unknown_n(void)
 		CHECK(minp > 0.01, "unknown N (%s): ranks not uniform: min p = %g",
 			  m ? "laplace" : "gaussian", minp);
 	}
+	/* the test has power: a sampler told half the count's noise sd fails */
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, 100, 50, 0.5, &wrong, &res);
+	printf("  SBC linear, unknown N, sampler told count sd %g (true %g), 100 replications: N p = %.3g\n",
+		   wrong.sampler_sd, wrong.sd, res.pvalue[4]);
+	CHECK(res.pvalue[4] < 0.01, "a wrong count sd passed SBC (the test has no power): p = %g",
+		  res.pvalue[4]);
 }
