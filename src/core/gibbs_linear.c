@@ -203,11 +203,21 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
+	/* stopgap: the count of add/remove neighbours, the last model
+	 * statistic, is not modelled (N is taken as known below) */
+	if (c->L.add_remove)
+		c->L.nmodel--;
 	n = c->n = c->L.nmodel;		/* the moment blocks are not modelled */
 	p = c->p = c->L.p;
 	q = c->q = p + 1;
 	d = c->d = r->d;
-	c->N = (double) r->n;
+	{
+		double		n_sd;
+		int			known;
+
+		/* stopgap: the noisy count as if exact */
+		dpb_release_count(r, &c->N, &n_sd, &known);
+	}
 	c->z = r->stats;
 	/* one block of doubles for the state, one for the scratch */
 	nd = p + d + d * d + 2 * n + n;

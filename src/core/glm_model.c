@@ -106,7 +106,14 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->K = dpb_glm_nparams(&c->L);
 	c->ncorr = c->d * (c->d - 1) / 2;
 	c->dim = dpb_glm_dim(c->d, c->L.intercept);
-	c->N = (double) r->n;
+	{
+		double		n_sd;
+		int			known;
+
+		/* stopgap: the noisy count as if exact (its statistic is then
+		 * modelled with mean N and no sampling variance) */
+		dpb_release_count(r, &c->N, &n_sd, &known);
+	}
 	c->z = r->stats;
 	n = c->n;
 	d = c->d;

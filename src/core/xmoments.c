@@ -160,12 +160,15 @@ dpb_xmom_from_release(const dpb_release *r, dpb_xmom *x, dpb_err *err)
 	dpb_layout	L;
 	zmom		Z;
 	double	   *buf;
-	double		N = (double) r->n;
+	double		N,
+				n_sd;
+	int			known;
 	int			d = r->d,
 				ic,
 				k;
 	dpb_status	st;
 
+	dpb_release_count(r, &N, &n_sd, &known);	/* stopgap: as if exact */
 	if (dpb_release_layout(r, &L) != DPB_OK || !L.xmoments)
 	{
 		dpb_err_set(err, "the release holds no moments of the features",
