@@ -25,7 +25,7 @@ sim_release(dpb_model model, const dpb_params *p, int d,
 	r->version = DPB_RELEASE_VERSION;
 	r->model = model;
 	r->d = d;
-	r->n = N;
+	r->n = p->neighbours == DPB_NB_REPLACE ? N : 0;	/* else private: the count block */
 	r->p = *p;
 	r->p.d = d;
 	if (dpb_params_check_model(&r->p, model, d, &err) != DPB_OK)

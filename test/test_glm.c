@@ -17,7 +17,8 @@
 #include <string.h>
 
 static void
-fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
+fill_release(dpb_release *r, dpb_model model, int d, int intercept,
+			 dpb_neighbours nb, gsl_rng *g)
 {
 	dpb_params	p;
 	double		X[3 * 400],
@@ -30,6 +31,7 @@ fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
 	p.epsilon = 1;
 	p.delta = 1e-5;
 	p.intercept = intercept;
+	p.neighbours = nb;
 	p.y_bound = model == DPB_MODEL_POISSON ? 10 : 0;
 	for (i = 0; i < 400; i++)
 	{
@@ -46,8 +48,9 @@ fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
 	sim_release(model, &p, d, X, Y, 400, g, r, &cl);
 }
 
-/* unknown: 0 known N, 1 unknown with the flat prior, 2 unknown with a
- * uniform prior on (300, 500) */
+/* unknown: 0 known N (a replace-one release), 1 unknown (an add/remove
+ * release) with the flat prior, 2 unknown with a uniform prior on
+ * (count - 100, count + 100) */
 static void
 check_gradient(dpb_model model, int intercept, int unknown)
 {
@@ -65,18 +68,14 @@ check_gradient(dpb_model model, int intercept, int unknown)
 				g2[32],
 				worst = 0;
 
-	fill_release(&r, model, d, intercept, g);
+	fill_release(&r, model, d, intercept, unknown ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE, g);
 	dpb_infer_opts_default(&o, &r);
-	if (unknown)
+	CHECK(o.n_known == !unknown && (unknown ? o.n_sd > 0 : o.n_hat == 400),
+		  "the count of the release: known %d, %g (sd %g)", o.n_known, o.n_hat, o.n_sd);
+	if (unknown == 2)
 	{
-		o.n_known = 0;
-		o.n_hat = 397.3;
-		o.n_sd = 6;
-		if (unknown == 2)
-		{
-			o.n_lo = 300;
-			o.n_hi = 500;
-		}
+		o.n_lo = o.n_hat - 100;
+		o.n_hi = o.n_hat + 100;
 	}
 	c = dpb_glm_ctx_new(&r, &o);
 	dim = dpb_glm_ctx_dim(c);
@@ -177,18 +176,22 @@ check_exact_gradient(void)
 
 /*
  * SBC: returns the minimum KS p-value over the ranks of theta (and N).
- * With un (an add/remove release) N ~ U(un[0], un[1]), the table has
- * round(N) rows, the count is N + N(0, un[2]^2) noise, and the sampler has
- * the same prior; epsilon is eps.
+ * Without un, replace-one releases of N = 2000 records.  With un, add/remove
+ * releases of round(N) records, N ~ U(un[0], un[1]), and the sampler has the
+ * same prior; *mean_sd gets the mean noise sd of the released counts.
+ * epsilon is eps.
  */
 static double
 run_sbc(dpb_model model, int reps, const double *un, double eps,
-		double *clipped_frac, double *pv)
+		double *clipped_frac, double *pv, double *mean_sd)
 {
 	const int	d = 2,
 				keep = 100,
 				thin = 1,			/* NUTS draws are nearly independent */
-				nv = un ? 4 : 3,
+				/* DPB_SBC_KNOWN_N (bench): the same tables, the sampler
+				 * given the exact N, for comparison */
+				known_n = un && getenv("DPB_SBC_KNOWN_N") != NULL,
+				nv = un && !known_n ? 4 : 3,
 				Nmax = un ? (int) ceil(un[1]) : 2000;
 	int			N = 2000;
 	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
@@ -248,12 +251,11 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 			tau[j] = fabs(o.tau_scale * gsl_ran_ugaussian(g));
 		}
 		rho = 2 * gsl_ran_beta(g, o.lkj_eta, o.lkj_eta) - 1;	/* LKJ, d = 2 */
+		p.neighbours = un ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
 		if (un)
 		{
-			o.n_known = 0;
 			o.n_lo = un[0];
 			o.n_hi = un[1];
-			o.n_sd = un[2];
 			Ntrue = un[0] + (un[1] - un[0]) * gsl_rng_uniform(g);
 			N = (int) floor(Ntrue + 0.5);
 		}
@@ -283,8 +285,15 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		}
 		clipped += cl;
 		records += N;
+		/* the number of records as the release has it */
+		dpb_release_count(&r, &o.n_hat, &o.n_sd, &o.n_known);
 		if (un)
-			o.n_hat = Ntrue + un[2] * gsl_ran_ugaussian(noise);
+			*mean_sd += o.n_sd / reps;
+		if (known_n)
+		{
+			o.n_known = 1;
+			o.n_hat = N;
+		}
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
@@ -305,6 +314,20 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		dpb_draws_free(&dr);
 		dpb_release_free_stats(&r);
 	}
+	if (getenv("DPB_SBC_DEBUG"))
+		for (j = 0; j < nv; j++)
+		{
+			int			h[10] = {0},
+						i;
+
+			for (i = 0; i < reps; i++)
+				h[ranks[j * reps + i] * 10 / (keep + 1)]++;
+			printf("  rank histogram %d:", j);
+			for (i = 0; i < 10; i++)
+				printf(" %d", h[i]);
+			printf("\n");
+		}
+	pv[3] = NAN;
 	for (j = 0; j < nv; j++)
 	{
 		pv[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, g);
@@ -338,7 +361,7 @@ test_glm(void)
 	check_exact_gradient();
 	for (m = DPB_MODEL_LOGISTIC; m <= DPB_MODEL_POISSON; m++)
 	{
-		minp = run_sbc((dpb_model) m, reps, NULL, 1.0, &cf, pv);
+		minp = run_sbc((dpb_model) m, reps, NULL, 1.0, &cf, pv, NULL);
 		printf("  SBC %s, %d replications, d=2 N=2000 eps=1 (clipped %.3f%%): KS p = %.3g %.3g %.3g\n",
 			   dpb_model_name((dpb_model) m), reps, 100 * cf, pv[0], pv[1], pv[2]);
 		CHECK(cf < 0.01, "clipping is not rare: %g", cf);
@@ -349,22 +372,24 @@ test_glm(void)
 
 /*
  * SBC of logistic regression with an unknown number of records (issue 8: at
- * N = 50): N ~ U(30, 70), count sd 5, epsilon 1.  DPB_SBC_REPS sets the
+ * N = 50): add/remove releases of round(N) records, N ~ U(29.5, 70.5),
+ * epsilon 1 (the count's noise sd ~6.5).  DPB_SBC_REPS sets the
  * replications (bench/sbc_unknown_n.sh: 400).
  */
 void
 test_glm_unknown_n(void)
 {
 	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 100;
-	double		un[3] = {30, 70, 5},
+	double		un[2] = {29.5, 70.5},
 				cf,
 				pv[4],
+				sd = 0,
 				minp;
 
-	minp = run_sbc(DPB_MODEL_LOGISTIC, reps, un, 1.0, &cf, pv);
-	printf("  SBC logistic, unknown N ~ U(%g, %g), count sd %g, %d replications, d=2 eps=1 "
+	minp = run_sbc(DPB_MODEL_LOGISTIC, reps, un, 1.0, &cf, pv, &sd);
+	printf("  SBC logistic, add/remove, N ~ U(%g, %g) (count sd %.3g), %d replications, d=2 eps=1 "
 		   "(clipped %.3f%%): KS p = %.3g %.3g %.3g, N %.3g\n",
-		   un[0], un[1], un[2], reps, 100 * cf, pv[0], pv[1], pv[2], pv[3]);
+		   un[0], un[1], sd, reps, 100 * cf, pv[0], pv[1], pv[2], pv[3]);
 	CHECK(cf < 0.01, "clipping is not rare: %g", cf);
 	CHECK(minp > 0.01, "logistic, unknown N: ranks not uniform: min p = %g", minp);
 }

@@ -112,6 +112,7 @@ draw_table(gsl_rng *g, dpb_model model, dpb_mechanism mech, int N,
 	p->delta = mech == DPB_MECH_GAUSSIAN ? 1e-5 : 0;
 	p->mechanism = mech;
 	p->clip = 1;
+	p->neighbours = DPB_NB_REPLACE;
 	p->y_bound = model == DPB_MODEL_LINEAR ? 2 : 0;
 	for (i = 0; i < N; i++)
 	{

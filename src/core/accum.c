@@ -91,6 +91,9 @@ dpb_accum_add(const dpb_layout *L, const double *z, double y, double *sums)
 			case DPB_BLK_X4:
 				add_xmoments(o, z, L->d, 4);
 				break;
+			case DPB_BLK_COUNT:
+				o[0] += 1.0;
+				break;
 		}
 	}
 }
@@ -255,6 +258,10 @@ dpb_acc_stats(const dpb_acc *acc, const dpb_layout *L, double *stats)
 			case DPB_BLK_X4:
 				stats[k] = upper(acc->G, q, prod_index(d, e.i - ic, e.j - ic),
 								 prod_index(d, e.k - ic, e.l - ic));
+				break;
+			case DPB_BLK_COUNT:
+				/* the number of records: sum of u_0 u_0 = 1 */
+				stats[k] = upper(acc->G, q, 0, 0);
 				break;
 		}
 	}

@@ -212,6 +212,10 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
+	/* the count of an add/remove release, the last model statistic, is
+	 * not one of s: its likelihood p(n_hat | N) is dpb_n_log_density */
+	if (c->L.add_remove)
+		c->L.nmodel--;
 	n = c->n = c->L.nmodel;		/* the moment blocks are not modelled */
 	p = c->p = c->L.p;
 	q = c->q = p + 1;

@@ -106,6 +106,17 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
+	if (c->L.add_remove && dpb_layout_count_index(&c->L) == c->L.nstats - 1)
+	{
+		/* the count of an add/remove release (the last statistic) is not
+		 * modelled with the others: its likelihood p(n_hat | N) is
+		 * dpb_n_log_density */
+		c->L.nblocks--;
+		c->L.nmodel_blocks--;
+		c->L.nstats--;
+		c->L.nmodel--;
+		c->L.add_remove = 0;
+	}
 	c->n = c->L.nstats;
 	c->p = c->L.p;
 	c->d = r->d;
@@ -119,7 +130,8 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	d = c->d;
 	K = c->K;
 	nc = c->ncorr;
-	c->D = malloc(sizeof(double) * n);
+	/* dpb_release_noise_scale fills every statistic of r (the count too) */
+	c->D = malloc(sizeof(double) * (size_t) (r->nstats > (int) n ? r->nstats : (int) n));
 	total = c->p + 3 * d + d * d + d * d + nc * d * d + nc + n + n * n
 		+ 2 * n * n + n + K;
 	c->theta = calloc(total, sizeof(double));

@@ -52,10 +52,9 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 		o->x_scale[j * d + j] = b * b / 3;	/* E[Sigma] = var of U(-b, b) */
 		o->x_cov[j * d + j] = b * b / 3;
 	}
-	/* the number of records: exact in a replace-one release */
-	o->n_known = 1;
-	o->n_hat = (double) r->n;
-	o->n_sd = 0;
+	/* the number of records: exact in a replace-one release, a noisy count
+	 * under add/remove neighbours */
+	dpb_release_count(r, &o->n_hat, &o->n_sd, &o->n_known);
 	o->n_laplace = r->p.mechanism == DPB_MECH_LAPLACE;
 	o->n_lo = 0;
 	o->n_hi = INFINITY;
