@@ -315,18 +315,7 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		dpb_release_free_stats(&r);
 	}
 	if (getenv("DPB_SBC_DEBUG"))
-		for (j = 0; j < nv; j++)
-		{
-			int			h[10] = {0},
-						i;
-
-			for (i = 0; i < reps; i++)
-				h[ranks[j * reps + i] * 10 / (keep + 1)]++;
-			printf("  rank histogram %d:", j);
-			for (i = 0; i < 10; i++)
-				printf(" %d", h[i]);
-			printf("\n");
-		}
+		sim_rank_histograms(ranks, nv, reps, keep);
 	pv[3] = NAN;
 	for (j = 0; j < nv; j++)
 	{
