@@ -17,7 +17,8 @@ CREATE TYPE dpbayes.privacy AS (
     scaling       text,
     features      text[],
     noise_weights double precision[],
-    x_moments     double precision
+    x_moments     double precision,
+    neighbours    text
 );
 COMMENT ON TYPE dpbayes.privacy IS
   'privacy parameters of a release; build it with dpbayes.privacy(...), which validates them';
@@ -34,14 +35,15 @@ CREATE FUNCTION dpbayes.privacy(
     scaling       text               DEFAULT 'box',
     features      text[]             DEFAULT NULL,
     noise_weights double precision[] DEFAULT NULL,
-    x_moments     double precision   DEFAULT 0)
+    x_moments     double precision   DEFAULT 0,
+    neighbours    text               DEFAULT 'add_remove')
 RETURNS dpbayes.privacy
 AS 'MODULE_PATHNAME', 'dpbayes_privacy'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.privacy(double precision, double precision, double precision,
     double precision, double precision[], double precision[], boolean, text, text, text[],
-    double precision[], double precision) IS
-  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds), intercept, mechanism (gaussian|laplace), scaling (box|ball), features (names), noise_weights (relative noise scale per model statistic block), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none)';
+    double precision[], double precision, text) IS
+  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds), intercept, mechanism (gaussian|laplace), scaling (box|ball), features (names), noise_weights (relative noise scale per model statistic block, the count block last under add_remove), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none), neighbours (add_remove: the default, the number of rows is private and released with noise, right for WHERE subsets and GROUP BY groups; replace: a fixed population whose size is public, released exactly)';
 
 -- ---------------------------------------------------------------------------
 -- The release type

@@ -47,6 +47,6 @@ SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, features => ARRAY['a'
 SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, features => ARRAY['a', NULL])$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, features => ARRAY[repeat('x', 64)])$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, noise_weights => ARRAY[1, 0])$q$);
-SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, noise_weights => ARRAY[1, 1, 1, 1, 1])$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, noise_weights => ARRAY[1, 1, 1, 1, 1, 1])$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, lower => array_fill(0::float8, ARRAY[65]),
                        upper => array_fill(1::float8, ARRAY[65]))$q$);

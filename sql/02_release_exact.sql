@@ -1,5 +1,6 @@
 -- With a huge epsilon the noise is negligible: each released statistic must
--- equal the plain-SQL sum of the same clipped products (to 1e-6 relative).
+-- equal the plain-SQL sum of the same clipped products (to 1e-6 relative);
+-- under the default add_remove neighbours that includes the count n.
 CREATE EXTENSION IF NOT EXISTS dpbayes;
 SET dpbayes.insecure_noise_seed = 7;
 
@@ -30,36 +31,36 @@ $$;
 -- linear: y clamped to [-1.2, 1.2]
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(y, 1.2)) y, sum(least(y, 1.2)*a) ya, sum(least(y, 1.2)*b) yb,
-                  sum(least(y, 1.2)^2) yy FROM exz)
+                  sum(least(y, 1.2)^2) yy, count(*) n FROM exz)
 SELECT c.* FROM e, (SELECT dpbayes.linear_release(x, y,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 1.2,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4],
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
-     LATERAL check_exact(rr.r, jsonb_build_object('a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
+     LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
         'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy)) c;
 
 -- logistic: y in {-1, +1}
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(CASE WHEN yb THEN 1 ELSE -1 END) y,
                   sum(CASE WHEN yb THEN a ELSE -a END) ya,
-                  sum(CASE WHEN yb THEN b ELSE -b END) yb FROM exz)
+                  sum(CASE WHEN yb THEN b ELSE -b END) yb, count(*) n FROM exz)
 SELECT c.* FROM e, (SELECT dpbayes.logistic_release(x, yb,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4],
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
-     LATERAL check_exact(rr.r, jsonb_build_object('a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
+     LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
         'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb)) c;
 
 -- poisson with intercept: counts clamped to [0, 6]
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(cnt, 6)) y, sum(least(cnt, 6)*a) ya, sum(least(cnt, 6)*b) yb,
                   sum(least(cnt, 6)*a*a) yaa, sum(least(cnt, 6)*a*b) yab,
-                  sum(least(cnt, 6)*b*b) ybb FROM exz)
+                  sum(least(cnt, 6)*b*b) ybb, count(*) n FROM exz)
 SELECT c.* FROM e, (SELECT dpbayes.poisson_release(x, cnt,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 6,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4],
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
-     LATERAL check_exact(rr.r, jsonb_build_object('a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
+     LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
         'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y*a^2', e.yaa, 'y*a*b', e.yab,
         'y*b^2', e.ybb)) c;
 
@@ -67,12 +68,12 @@ SELECT c.* FROM e, (SELECT dpbayes.poisson_release(x, cnt,
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(cnt, 6)*a) ya, sum(least(cnt, 6)*b) yb,
                   sum(least(cnt, 6)*a*a) yaa, sum(least(cnt, 6)*a*b) yab,
-                  sum(least(cnt, 6)*b*b) ybb FROM exz)
+                  sum(least(cnt, 6)*b*b) ybb, count(*) n FROM exz)
 SELECT c.* FROM e, (SELECT dpbayes.poisson_release(x, cnt,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 6,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4], intercept => false,
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
-     LATERAL check_exact(rr.r, jsonb_build_object('a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
+     LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
         'b^2', e.bb, 'y*a', e.ya, 'y*b', e.yb, 'y*a^2', e.yaa, 'y*a*b', e.yab,
         'y*b^2', e.ybb)) c;
 
@@ -84,20 +85,23 @@ SELECT y, a0 * f AS a, b0 * f AS b FROM (
                (least(greatest(x[2], 0), 4) - 2) / 2 * 2 AS b0 FROM ex) s) t;
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(y, 1.2)) y, sum(least(y, 1.2)*a) ya, sum(least(y, 1.2)*b) yb,
-                  sum(least(y, 1.2)^2) yy FROM exball)
+                  sum(least(y, 1.2)^2) yy, count(*) n FROM exball)
 SELECT c.entry, c.ok FROM e, (SELECT dpbayes.linear_release(x, y,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 1.2,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4], scaling => 'ball',
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
-     LATERAL check_exact(rr.r, jsonb_build_object('a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
+     LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
         'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy)) c;
 
--- N is released exactly; GROUP BY makes one release per group
+-- under replace neighbours N is released exactly; GROUP BY makes one
+-- release per group (sql/12_neighbours.sql: the default add_remove)
 SELECT g, (dpbayes.release_json(r) ->> 'n')::int AS n
 FROM (SELECT i % 3 AS g, dpbayes.logistic_release(x, yb, dpbayes.privacy(epsilon => 1,
-        lower => ARRAY[-1, 0], upper => ARRAY[1, 4])) r FROM ex GROUP BY 1) s ORDER BY g;
+        lower => ARRAY[-1, 0], upper => ARRAY[1, 4], neighbours => 'replace')) r
+      FROM ex GROUP BY 1) s ORDER BY g;
 
--- an empty group still gets noise (the parameters are a constant)
+-- an empty group still gets noise (the parameters are a constant), its
+-- count too
 SELECT (j ->> 'n')::int AS n,
        (SELECT count(*) FROM jsonb_array_elements(j -> 'blocks') b,
                jsonb_array_elements(b -> 'values') v WHERE (v #>> '{}')::float8 <> 0) AS nonzero

@@ -36,7 +36,8 @@ EXPLAIN (COSTS OFF)
 SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1e9, delta => 1e-5, y_bound => 1,
          lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) FROM par;
 
-SELECT (a.r::jsonb -> 'n') AS n_serial, (b.r::jsonb -> 'n') AS n_parallel,
+SELECT round((SELECT value FROM dpbayes.release_stats(a.r) WHERE block = 'count')) AS n_serial,
+       round((SELECT value FROM dpbayes.release_stats(b.r) WHERE block = 'count')) AS n_parallel,
        (SELECT bool_and(abs(sa.value - sb.value) <= 1e-6 * abs(sa.value))
         FROM dpbayes.release_stats(a.r) WITH ORDINALITY sa(block, entry, value, sd, k)
         JOIN dpbayes.release_stats(b.r) WITH ORDINALITY sb(block, entry, value, sd, k)

@@ -1,8 +1,9 @@
 -- The noise: over 2000 releases of a fixed table (deterministic test seed)
 -- the empirical noise sd of each block is within 5% of the reported one, and
 -- the noise has the right distribution (Kolmogorov-Smirnov, alpha = 0.01).
--- All features and responses are 0 (logistic: y = -1), so every exact
--- statistic is known and each released value minus it is pure noise.
+-- All features and responses are 0 (logistic: y = -1), and each group has
+-- one row (the count n = 1), so every exact statistic is known and each
+-- released value minus it is pure noise.
 CREATE EXTENSION IF NOT EXISTS dpbayes;
 SET dpbayes.insecure_noise_seed = 2024;
 CREATE TABLE zero AS SELECT g, ARRAY[0, 0, 0]::float8[] AS x, 0::float8 AS y, false AS yb
@@ -16,26 +17,29 @@ $$ SELECT 0.5 * (1 + CASE WHEN v < 0 THEN -1 ELSE 1 END *
 
 -- standardized noise z = value / scale, per release, block, entry
 CREATE TABLE noise AS
-SELECT 'gaussian' AS mech, 'linear' AS model, s.block, s.entry, s.value / s.noise_sd AS z,
+SELECT 'gaussian' AS mech, 'linear' AS model, s.block, s.entry,
+       (s.value - CASE WHEN s.entry = 'n' THEN 1 ELSE 0 END) / s.noise_sd AS z,
        s.noise_sd
 FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 0.7, delta => 1e-6,
         y_bound => 2, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) r
       FROM zero GROUP BY g) rr, dpbayes.release_stats(rr.r) s
 UNION ALL
-SELECT 'laplace', 'linear', s.block, s.entry, s.value / (s.noise_sd / sqrt(2)), s.noise_sd
+SELECT 'laplace', 'linear', s.block, s.entry,
+       (s.value - CASE WHEN s.entry = 'n' THEN 1 ELSE 0 END) / (s.noise_sd / sqrt(2)), s.noise_sd
 FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 2, mechanism => 'laplace',
         y_bound => 2, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1],
-        noise_weights => ARRAY[1, 2, 0.5])) r
+        noise_weights => ARRAY[1, 2, 0.5, 1.5])) r
       FROM zero GROUP BY g) rr, dpbayes.release_stats(rr.r) s
 UNION ALL
 SELECT 'gaussian', 'logistic', s.block, s.entry,
        -- every row has y = -1, so the exact sum of y is -N = -1
-       (s.value - CASE WHEN s.entry = 'y' THEN -1 ELSE 0 END) / s.noise_sd, s.noise_sd
+       (s.value - CASE s.entry WHEN 'y' THEN -1 WHEN 'n' THEN 1 ELSE 0 END) / s.noise_sd, s.noise_sd
 FROM (SELECT dpbayes.logistic_release(x, yb, dpbayes.privacy(epsilon => 1, delta => 1e-5,
-        lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1], noise_weights => ARRAY[1, 3])) r
+        lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1], noise_weights => ARRAY[1, 3, 1])) r
       FROM zero GROUP BY g) rr, dpbayes.release_stats(rr.r) s
 UNION ALL
-SELECT 'gaussian', 'poisson', s.block, s.entry, s.value / s.noise_sd, s.noise_sd
+SELECT 'gaussian', 'poisson', s.block, s.entry,
+       (s.value - CASE WHEN s.entry = 'n' THEN 1 ELSE 0 END) / s.noise_sd, s.noise_sd
 FROM (SELECT dpbayes.poisson_release(x, y, dpbayes.privacy(epsilon => 1, delta => 1e-5,
         y_bound => 4, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) r
       FROM zero GROUP BY g) rr, dpbayes.release_stats(rr.r) s;

@@ -18,7 +18,7 @@ SELECT count(*) FILTER (WHERE abs(y) > 6) AS clipped_y FROM lin;
 CREATE TABLE linrel AS SELECT
   dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, delta => 1e-5, y_bound => 6,
       lower => ARRAY[-2, -2], upper => ARRAY[2, 2], scaling => 'ball', features => ARRAY['a', 'b'],
-      noise_weights => ARRAY[11.3, 17, 144])) AS r,
+      noise_weights => ARRAY[11.3, 17, 144, 1])) AS r,
   dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, delta => 1e-5, y_bound => 6,
       lower => ARRAY[-2, -2], upper => ARRAY[2, 2], scaling => 'ball', features => ARRAY['a', 'b'])) AS np
 FROM lin;

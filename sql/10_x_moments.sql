@@ -36,7 +36,7 @@ SELECT dpbayes.linear_release(ARRAY[x1, x2], y,
                          features => ARRAY['a', 'b'], x_moments => 0.5)) AS r
 FROM xm;
 
-WITH e AS (SELECT jsonb_build_object(
+WITH e AS (SELECT jsonb_build_object('n', count(*),
              'a', sum(a), 'b', sum(b), 'a^2', sum(a*a), 'a*b', sum(a*b), 'b^2', sum(b*b),
              'y', sum(least(y, 1.2)), 'y*a', sum(least(y, 1.2)*a), 'y*b', sum(least(y, 1.2)*b),
              'y^2', sum(least(y, 1.2)^2),
@@ -79,8 +79,8 @@ SELECT key, value FROM xmrel, dpbayes.release_summary(r)
 WHERE key IN ('x_moments', 'statistics');
 SELECT (j -> 'x_moments')::float8 AS share,
        jsonb_path_query_array(j, '$.blocks[*].kind') AS kinds,
-       jsonb_array_length(j #> '{blocks,3,entries}') AS x3_entries,
-       jsonb_array_length(j #> '{blocks,4,entries}') AS x4_entries
+       jsonb_array_length(j #> '{blocks,4,entries}') AS x3_entries,
+       jsonb_array_length(j #> '{blocks,5,entries}') AS x4_entries
 FROM xmrel, LATERAL dpbayes.release_json(r) j;
 
 -- the text form round-trips; a forged share is rejected
@@ -120,7 +120,7 @@ SELECT pg_temp.err($q$SELECT dpbayes.logistic_release(ARRAY[x1, x2], y > 1,
          dpbayes.privacy(epsilon => 1, x_moments => 0.5)) FROM xm$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.linear_release(array_fill(0.5::float8, ARRAY[17]), y,
          dpbayes.privacy(epsilon => 1, y_bound => 2, x_moments => 0.5)) FROM xm$q$);
-SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, noise_weights => ARRAY[1, 1, 1, 1, 1])$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, noise_weights => ARRAY[1, 1, 1, 1, 1, 1])$q$);
 
 -- ---- Gibbs-SS with the noisy moments ----
 -- 20000 rows with skewed, bounded features; epsilon 1, a quarter on moments

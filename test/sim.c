@@ -7,6 +7,7 @@
 #include "clip.h"
 #include "ks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,4 +60,23 @@ sim_rank_pvalue(const int *ranks, int reps, int ndraws, gsl_rng *rng)
 	D = dpb_ks_uniform_stat(u, reps);
 	free(u);
 	return dpb_ks_pvalue(D, reps);
+}
+
+void
+sim_rank_histograms(const int *ranks, int nvars, int reps, int ndraws)
+{
+	int			j,
+				i;
+
+	for (j = 0; j < nvars; j++)
+	{
+		int			h[10] = {0};
+
+		for (i = 0; i < reps; i++)
+			h[ranks[j * reps + i] * 10 / (ndraws + 1)]++;
+		printf("  rank histogram %d:", j);
+		for (i = 0; i < 10; i++)
+			printf(" %d", h[i]);
+		printf("\n");
+	}
 }

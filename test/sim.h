@@ -27,4 +27,8 @@ dpb_rbits  *sim_bits(gsl_rng *g);
  * replications; ranks[rep] holds the rank (0..ndraws). */
 double		sim_rank_pvalue(const int *ranks, int reps, int ndraws, gsl_rng *rng);
 
+/* Prints the 10-bin histograms of nvars variables' ranks (ranks[j * reps +
+ * rep], 0..ndraws), for looking at the shape of a miscalibration. */
+void		sim_rank_histograms(const int *ranks, int nvars, int reps, int ndraws);
+
 #endif

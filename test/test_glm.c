@@ -17,7 +17,8 @@
 #include <string.h>
 
 static void
-fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
+fill_release(dpb_release *r, dpb_model model, int d, int intercept,
+			 dpb_neighbours nb, gsl_rng *g)
 {
 	dpb_params	p;
 	double		X[3 * 400],
@@ -30,6 +31,7 @@ fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
 	p.epsilon = 1;
 	p.delta = 1e-5;
 	p.intercept = intercept;
+	p.neighbours = nb;
 	p.y_bound = model == DPB_MODEL_POISSON ? 10 : 0;
 	for (i = 0; i < 400; i++)
 	{
@@ -46,8 +48,11 @@ fill_release(dpb_release *r, dpb_model model, int d, int intercept, gsl_rng *g)
 	sim_release(model, &p, d, X, Y, 400, g, r, &cl);
 }
 
+/* unknown: 0 known N (a replace-one release), 1 unknown (an add/remove
+ * release) with the flat prior, 2 unknown with a uniform prior on
+ * (count - 100, count + 100) */
 static void
-check_gradient(dpb_model model, int intercept)
+check_gradient(dpb_model model, int intercept, int unknown)
 {
 	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
 	dpb_release r;
@@ -63,10 +68,18 @@ check_gradient(dpb_model model, int intercept)
 				g2[32],
 				worst = 0;
 
-	fill_release(&r, model, d, intercept, g);
+	fill_release(&r, model, d, intercept, unknown ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE, g);
 	dpb_infer_opts_default(&o, &r);
+	CHECK(o.n_known == !unknown && (unknown ? o.n_sd > 0 : o.n_hat == 400),
+		  "the count of the release: known %d, %g (sd %g)", o.n_known, o.n_hat, o.n_sd);
+	if (unknown == 2)
+	{
+		o.n_lo = o.n_hat - 100;
+		o.n_hi = o.n_hat + 100;
+	}
 	c = dpb_glm_ctx_new(&r, &o);
-	dim = dpb_glm_dim(d, intercept);
+	dim = dpb_glm_ctx_dim(c);
+	CHECK(dim == dpb_glm_dim(d, intercept) + (unknown ? 1 : 0), "dimension %d", dim);
 	for (rep = 0; rep < 5; rep++)
 	{
 		double		f0;
@@ -95,8 +108,8 @@ check_gradient(dpb_model model, int intercept)
 			worst = fmax(worst, fabs(fd - grad[k]) / fmax(1, fabs(fd)));
 		}
 	}
-	CHECK(bad == 0, "%s ic=%d: %d gradient entries differ from finite differences (worst %g)",
-		  dpb_model_name(model), intercept, bad, worst);
+	CHECK(bad == 0, "%s ic=%d unknown N %d: %d gradient entries differ from finite differences (worst %g)",
+		  dpb_model_name(model), intercept, unknown, bad, worst);
 	dpb_glm_ctx_free(c);
 	dpb_release_free_stats(&r);
 	gsl_rng_free(g);
@@ -161,20 +174,33 @@ check_exact_gradient(void)
 	gsl_rng_free(g);
 }
 
-/* SBC: returns the minimum KS p-value over theta's ranks */
+/*
+ * SBC: returns the minimum KS p-value over the ranks of theta (and N).
+ * Without un, replace-one releases of N = 2000 records.  With un, add/remove
+ * releases of round(N) records, N ~ U(un[0], un[1]), and the sampler has the
+ * same prior; *mean_sd gets the mean noise sd of the released counts.
+ * epsilon is eps.
+ */
 static double
-run_sbc(dpb_model model, int reps, double *clipped_frac, double *pv)
+run_sbc(dpb_model model, int reps, const double *un, double eps,
+		double *clipped_frac, double *pv, double *mean_sd)
 {
 	const int	d = 2,
-				N = 2000,
 				keep = 100,
-				thin = 1;			/* NUTS draws are nearly independent */
+				thin = 1,			/* NUTS draws are nearly independent */
+				/* DPB_SBC_KNOWN_N (bench): the same tables, the sampler
+				 * given the exact N, for comparison */
+				known_n = un && getenv("DPB_SBC_KNOWN_N") != NULL,
+				nv = un && !known_n ? 4 : 3,
+				Nmax = un ? (int) ceil(un[1]) : 2000;
+	int			N = 2000;
 	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng    *noise = gsl_rng_alloc(gsl_rng_mt19937);
-	int		   *ranks = calloc(3 * reps, sizeof(int));
-	double	   *X = malloc(sizeof(double) * N * d),
-			   *Y = malloc(sizeof(double) * N);
-	long		clipped = 0;
+	int		   *ranks = calloc(nv * reps, sizeof(int));
+	double	   *X = malloc(sizeof(double) * Nmax * d),
+			   *Y = malloc(sizeof(double) * Nmax);
+	long		clipped = 0,
+				records = 0;
 	double		minp = 1;
 	int			rep,
 				j;
@@ -193,12 +219,13 @@ run_sbc(dpb_model model, int reps, double *clipped_frac, double *pv)
 					tau[2],
 					rho,
 					Lc[4],
-					Sig[4];
+					Sig[4],
+					Ntrue = N;
 		int			i,
 					cl;
 
 		dpb_params_default(&p);
-		p.epsilon = 1;
+		p.epsilon = eps;
 		p.delta = 1e-5;
 		p.y_bound = model == DPB_MODEL_POISSON ? 40 : 0;
 		memset(&r, 0, sizeof(r));
@@ -224,6 +251,14 @@ run_sbc(dpb_model model, int reps, double *clipped_frac, double *pv)
 			tau[j] = fabs(o.tau_scale * gsl_ran_ugaussian(g));
 		}
 		rho = 2 * gsl_ran_beta(g, o.lkj_eta, o.lkj_eta) - 1;	/* LKJ, d = 2 */
+		p.neighbours = un ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
+		if (un)
+		{
+			o.n_lo = un[0];
+			o.n_hi = un[1];
+			Ntrue = un[0] + (un[1] - un[0]) * gsl_rng_uniform(g);
+			N = (int) floor(Ntrue + 0.5);
+		}
 		Sig[0] = tau[0] * tau[0];
 		Sig[3] = tau[1] * tau[1];
 		Sig[1] = Sig[2] = rho * tau[0] * tau[1];
@@ -249,30 +284,45 @@ run_sbc(dpb_model model, int reps, double *clipped_frac, double *pv)
 			break;
 		}
 		clipped += cl;
+		records += N;
+		/* the number of records as the release has it */
+		dpb_release_count(&r, &o.n_hat, &o.n_sd, &o.n_known);
+		if (un)
+			*mean_sd += o.n_sd / reps;
+		if (known_n)
+		{
+			o.n_known = 1;
+			o.n_hat = N;
+		}
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
 			dpb_release_free_stats(&r);
 			break;
 		}
-		for (j = 0; j < 3; j++)
+		CHECK(dr.nvars == nv, "%d variables, want %d", dr.nvars, nv);
+		for (j = 0; j < nv; j++)
 		{
 			int			rank = 0,
 						k;
+			double		truth = j < 3 ? theta[j] : Ntrue;
 
 			for (k = thin - 1; k < o.draws; k += thin)
-				rank += dr.v[(size_t) k * dr.nvars + j] < theta[j];
+				rank += dr.v[(size_t) k * dr.nvars + j] < truth;
 			ranks[j * reps + rep] = rank;
 		}
 		dpb_draws_free(&dr);
 		dpb_release_free_stats(&r);
 	}
-	for (j = 0; j < 3; j++)
+	if (getenv("DPB_SBC_DEBUG"))
+		sim_rank_histograms(ranks, nv, reps, keep);
+	pv[3] = NAN;
+	for (j = 0; j < nv; j++)
 	{
 		pv[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, g);
 		minp = fmin(minp, pv[j]);
 	}
-	*clipped_frac = (double) clipped / ((double) reps * N);
+	*clipped_frac = (double) clipped / (double) records;
 	free(ranks);
 	free(X);
 	free(Y);
@@ -286,22 +336,49 @@ test_glm(void)
 {
 	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 100;
 	double		cf,
-				pv[3],
+				pv[4],
 				minp;
 	int			m;
 
-	check_gradient(DPB_MODEL_LOGISTIC, 1);
-	check_gradient(DPB_MODEL_LOGISTIC, 0);
-	check_gradient(DPB_MODEL_POISSON, 1);
-	check_gradient(DPB_MODEL_POISSON, 0);
+	for (m = 0; m < 3; m++)
+	{
+		check_gradient(DPB_MODEL_LOGISTIC, 1, m);
+		check_gradient(DPB_MODEL_LOGISTIC, 0, m);
+		check_gradient(DPB_MODEL_POISSON, 1, m);
+		check_gradient(DPB_MODEL_POISSON, 0, m);
+	}
 	check_exact_gradient();
 	for (m = DPB_MODEL_LOGISTIC; m <= DPB_MODEL_POISSON; m++)
 	{
-		minp = run_sbc((dpb_model) m, reps, &cf, pv);
+		minp = run_sbc((dpb_model) m, reps, NULL, 1.0, &cf, pv, NULL);
 		printf("  SBC %s, %d replications, d=2 N=2000 eps=1 (clipped %.3f%%): KS p = %.3g %.3g %.3g\n",
 			   dpb_model_name((dpb_model) m), reps, 100 * cf, pv[0], pv[1], pv[2]);
 		CHECK(cf < 0.01, "clipping is not rare: %g", cf);
 		CHECK(minp > 0.01, "%s noise-aware ranks not uniform: min p = %g",
 			  dpb_model_name((dpb_model) m), minp);
 	}
+}
+
+/*
+ * SBC of logistic regression with an unknown number of records (issue 8: at
+ * N = 50): add/remove releases of round(N) records, N ~ U(29.5, 70.5),
+ * epsilon 1 (the count's noise sd ~6.5).  DPB_SBC_REPS sets the
+ * replications (bench/sbc_unknown_n.sh: 400).
+ */
+void
+test_glm_unknown_n(void)
+{
+	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 100;
+	double		un[2] = {29.5, 70.5},
+				cf,
+				pv[4],
+				sd = 0,
+				minp;
+
+	minp = run_sbc(DPB_MODEL_LOGISTIC, reps, un, 1.0, &cf, pv, &sd);
+	printf("  SBC logistic, add/remove, N ~ U(%g, %g) (count sd %.3g), %d replications, d=2 eps=1 "
+		   "(clipped %.3f%%): KS p = %.3g %.3g %.3g, N %.3g\n",
+		   un[0], un[1], sd, reps, 100 * cf, pv[0], pv[1], pv[2], pv[3]);
+	CHECK(cf < 0.01, "clipping is not rare: %g", cf);
+	CHECK(minp > 0.01, "logistic, unknown N: ranks not uniform: min p = %g", minp);
 }

@@ -109,9 +109,23 @@ test_invgauss(void)
  */
 typedef struct sbc_result
 {
-	double		pvalue[4];		/* theta0, theta1, theta2, sigma */
+	double		pvalue[5];		/* theta0, theta1, theta2, sigma (, n) */
 	double		clipped_frac;
 } sbc_result;
+
+/*
+ * An unknown number of records (an add/remove release): N ~ U(lo, hi), the
+ * table has round(N) rows, and the release holds its noisy count.  The
+ * sampler gets the same prior, and the count's noise sd times sd_factor
+ * (1; other values only to show the test's power).
+ */
+typedef struct sbc_unknown_n
+{
+	double		lo,
+				hi,
+				sd_factor;
+	double		mean_sd;		/* out: the mean noise sd of the counts */
+} sbc_unknown_n;
 
 /* x_moments share for the "noisy" moments variant (0: the default NIW
  * update); set by DPB_SBC_NOISY for the measurement in bench/ */
@@ -119,7 +133,7 @@ static double sbc_noisy_share = 0;
 
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
-		sbc_result *res)
+		sbc_unknown_n *un, sbc_result *res)
 {
 	const int	d = 2,
 				keep = 100;
@@ -130,10 +144,13 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		(getenv("DPB_SBC_THIN") ? atoi(getenv("DPB_SBC_THIN")) : 25);
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng    *noise = gsl_rng_alloc(gsl_rng_mt19937);
-	int		   *ranks = calloc(4 * reps, sizeof(int));
-	double	   *X = malloc(sizeof(double) * N * d),
-			   *Y = malloc(sizeof(double) * N);
-	long		clipped = 0;
+	const int	nv = un ? 5 : 4;
+	const int	Nmax = un ? (int) ceil(un->hi) : N;
+	int		   *ranks = calloc(nv * reps, sizeof(int));
+	double	   *X = malloc(sizeof(double) * Nmax * d),
+			   *Y = malloc(sizeof(double) * Nmax);
+	long		clipped = 0,
+				records = 0;
 	int			rep,
 				j;
 
@@ -151,7 +168,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 					mu[2],
 					Sig[4],
 					Lc[4],
-					truth[4];
+					truth[5],
+					Ntrue = N;
 		int			cl,
 					i;
 
@@ -184,6 +202,14 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		o.x_scale[0] = o.x_scale[3] = 0.04 * 17;
 		if (sbc_noisy_share > 0)
 			o.xmoments = DPB_XMOM_NOISY;
+		p.neighbours = un ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
+		if (un)
+		{
+			o.n_lo = un->lo;
+			o.n_hi = un->hi;
+			Ntrue = un->lo + (un->hi - un->lo) * gsl_rng_uniform(rng);
+			N = (int) floor(Ntrue + 0.5);
+		}
 
 		sigma2 = 1.0 / gsl_ran_gamma(rng, o.sigma2_shape, 1.0 / o.sigma2_scale);
 		for (j = 0; j < 3; j++)
@@ -223,17 +249,29 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			break;
 		}
 		clipped += cl;
+		records += N;
+		/* the number of records as the release has it: exact, or a
+		 * noisy count */
+		dpb_release_count(&r, &o.n_hat, &o.n_sd, &o.n_known);
+		if (un)
+		{
+			CHECK(!o.n_known && o.n_sd > 0, "an add/remove release has a noisy count");
+			un->mean_sd += o.n_sd / reps;
+			o.n_sd *= un->sd_factor;
+		}
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
 			dpb_release_free_stats(&r);
 			break;
 		}
+		CHECK(dr.nvars == nv, "%d variables, want %d", dr.nvars, nv);
 		truth[0] = theta[0];
 		truth[1] = theta[1];
 		truth[2] = theta[2];
 		truth[3] = sqrt(sigma2);
-		for (j = 0; j < 4; j++)
+		truth[4] = Ntrue;
+		for (j = 0; j < nv; j++)
 		{
 			int			rank = 0,
 						k;
@@ -246,21 +284,10 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_release_free_stats(&r);
 	}
 	if (getenv("DPB_SBC_DEBUG"))
-		for (j = 0; j < 4; j++)
-		{
-			int			h[10] = {0},
-						i;
-
-			for (i = 0; i < reps; i++)
-				h[ranks[j * reps + i] * 10 / (keep + 1)]++;
-			printf("  rank histogram %d:", j);
-			for (i = 0; i < 10; i++)
-				printf(" %d", h[i]);
-			printf("\n");
-		}
-	for (j = 0; j < 4; j++)
+		sim_rank_histograms(ranks, nv, reps, keep);
+	for (j = 0; j < nv; j++)
 		res->pvalue[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, rng);
-	res->clipped_frac = (double) clipped / ((double) reps * N);
+	res->clipped_frac = (double) clipped / (double) records;
 	free(ranks);
 	free(X);
 	free(Y);
@@ -293,7 +320,7 @@ test_linear(void)
 		{
 			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
 					reps, getenv("DPB_SBC_N") ? atoi(getenv("DPB_SBC_N")) : 100,
-					getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5, &na);
+					getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5, NULL, &na);
 			printf("  SBC linear noisy moments (share %g), %s, %d replications: p = %.3g %.3g %.3g %.3g\n",
 				   sbc_noisy_share, j ? "laplace" : "gaussian", reps,
 				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
@@ -303,9 +330,9 @@ test_linear(void)
 
 	if (reps < 50)
 		reps = 50;
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &na);
-	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, &nv);
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, reps, 100, 0.5, &lp);
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, NULL, &na);
+	run_sbc(DPB_METHOD_NAIVE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, NULL, &nv);
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_LAPLACE, reps, 100, 0.5, NULL, &lp);
 	for (j = 0; j < 4; j++)
 	{
 		minp_na = fmin(minp_na, na.pvalue[j]);
@@ -322,4 +349,47 @@ test_linear(void)
 	CHECK(minp_na > 0.01, "noise-aware (gaussian) ranks not uniform: min p = %g", minp_na);
 	CHECK(minp_lp > 0.01, "noise-aware (laplace) ranks not uniform: min p = %g", minp_lp);
 	CHECK(minp_nv < 0.01, "naive passed SBC (the test has no power): min p = %g", minp_nv);
+}
+
+/*
+ * SBC with an unknown number of records (issue 8: at N = 50): add/remove
+ * releases of round(N) records, N ~ U(29.5, 70.5) (the discrete uniform on
+ * 30..70, made continuous), epsilon 0.5, Gaussian and Laplace releases;
+ * ranks of theta, sigma and N.  The count's noise comes from the release
+ * (sd ~14 Gaussian, ~11 Laplace: N's uncertainty matters).  DPB_SBC_REPS sets
+ * the replications (bench/sbc_unknown_n.sh: 400).
+ */
+void
+test_linear_unknown_n(void)
+{
+	sbc_unknown_n un = {29.5, 70.5, 1, 0},
+				wrong = {29.5, 70.5, 0.5, 0};
+	sbc_result	res;
+	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 200;
+	int			m,
+				j;
+
+	for (m = 0; m < 2; m++)
+	{
+		double		minp = 1;
+
+		un.mean_sd = 0;
+		run_sbc(DPB_METHOD_NOISE_AWARE, m ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, reps,
+				50, 0.5, &un, &res);
+		for (j = 0; j < 5; j++)
+			minp = fmin(minp, res.pvalue[j]);
+		printf("  SBC linear, add/remove, N ~ U(%g, %g), %s (count sd %.3g), %d replications, eps=0.5 "
+			   "(clipped %.4f%%): p = %.3g %.3g %.3g %.3g, N %.3g\n",
+			   un.lo, un.hi, m ? "laplace" : "gaussian", un.mean_sd, reps, 100 * res.clipped_frac,
+			   res.pvalue[0], res.pvalue[1], res.pvalue[2], res.pvalue[3], res.pvalue[4]);
+		CHECK(res.clipped_frac < 0.01, "clipping is not rare: %g", res.clipped_frac);
+		CHECK(minp > 0.01, "unknown N (%s): ranks not uniform: min p = %g",
+			  m ? "laplace" : "gaussian", minp);
+	}
+	/* the test has power: a sampler told half the count's noise sd fails */
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, 100, 50, 0.5, &wrong, &res);
+	printf("  SBC linear, add/remove, sampler told half the count sd, 100 replications: N p = %.3g\n",
+		   res.pvalue[4]);
+	CHECK(res.pvalue[4] < 0.01, "a wrong count sd passed SBC (the test has no power): p = %g",
+		  res.pvalue[4]);
 }

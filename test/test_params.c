@@ -61,30 +61,43 @@ test_params(void)
 				i,
 				di,
 				d,
-				ic;
+				ic,
+				nb;
 	const int	ds[] = {1, 2, 3, 4, 5, DPB_MAX_D};
-	/* blocks per model: linear 3, logistic 2, poisson 2 (intercept) / 4 */
+	/* blocks per model under replace: linear 3, logistic 2, poisson 2
+	 * (intercept) / 4; add/remove appends the count block */
 	const int	nblocks[2][4] = {{0, 3, 2, 4}, {0, 3, 2, 2}};
 
 	/* defaults */
 	dpb_params_default(&p);
 	CHECK(p.epsilon == 1.0 && p.delta == 1e-6 && p.clip == 1.0 && p.intercept == 1 &&
 		  p.mechanism == DPB_MECH_GAUSSIAN && p.scaling == DPB_SCALE_BOX &&
-		  p.d == 0 && p.has_bounds == 0 && p.nweights == 0 && p.y_bound == 0,
+		  p.d == 0 && p.has_bounds == 0 && p.nweights == 0 && p.y_bound == 0 &&
+		  p.neighbours == DPB_NB_ADD_REMOVE,
 		  "dpb_params_default");
+	p.neighbours = 0;
+	expect(&p, 0, 0, DPB_EINVAL, "neighbours 0");
+	p.neighbours = (dpb_neighbours) 3;
+	expect(&p, 0, 0, DPB_EINVAL, "neighbours 3");
+	dpb_params_default(&p);
 	expect(&p, 0, 0, DPB_OK, "defaults");
 	expect(&p, DPB_MODEL_LOGISTIC, 3, DPB_OK, "defaults, logistic");
 
 	/* valid parameters for every model, d, intercept, mechanism */
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
-			for (di = 0; di < (int) (sizeof(ds) / sizeof(ds[0])); di++)
+			for (di = 0; di < 2 * (int) (sizeof(ds) / sizeof(ds[0])); di++)
 			{
-				d = ds[di];
+				int			nbr = di % 2 ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE;
+
+				d = ds[di / 2];
 				valid(&p, (dpb_model) m, d);
 				p.intercept = ic;
-				snprintf(what, sizeof(what), "valid %s d=%d ic=%d",
-						 dpb_model_name((dpb_model) m), d, ic);
+				p.neighbours = nbr;
+				nb = nblocks[ic][m] + (nbr == DPB_NB_ADD_REMOVE);
+				snprintf(what, sizeof(what), "valid %s d=%d ic=%d %s",
+						 dpb_model_name((dpb_model) m), d, ic,
+						 dpb_neighbours_name(nbr));
 				expect(&p, 0, 0, DPB_OK, what);
 				expect(&p, (dpb_model) m, d, DPB_OK, what);
 				/* d taken from the data */
@@ -93,16 +106,16 @@ test_params(void)
 				p.has_names = 0;
 				expect(&p, (dpb_model) m, d, DPB_OK, what);
 				/* the right number of weights */
-				p.nweights = nblocks[ic][m];
+				p.nweights = nb;
 				for (i = 0; i < p.nweights; i++)
 					p.noise_weights[i] = 0.5 + i;
 				expect(&p, (dpb_model) m, d, DPB_OK, what);
 				/* one too many, one too few */
-				p.nweights = nblocks[ic][m] + 1;
+				p.nweights = nb + 1;
 				if (p.nweights <= DPB_MAX_MODEL_BLOCKS)
 					p.noise_weights[p.nweights - 1] = 1.0;
 				expect(&p, (dpb_model) m, d, DPB_EINVAL, what);
-				p.nweights = nblocks[ic][m] - 1;
+				p.nweights = nb - 1;
 				expect(&p, (dpb_model) m, d, DPB_EINVAL, what);
 				p.nweights = 1;
 				expect(&p, (dpb_model) m, d, DPB_EINVAL, what);
@@ -308,7 +321,7 @@ test_params(void)
 	expect(&p, 0, 0, DPB_EINVAL, "nweights above DPB_MAX_MODEL_BLOCKS");
 	p.nweights = DPB_MAX_MODEL_BLOCKS;
 	expect(&p, 0, 0, DPB_OK, "nweights DPB_MAX_MODEL_BLOCKS, model-free");
-	expect(&p, DPB_MODEL_LINEAR, 2, DPB_EINVAL, "4 weights for linear");
+	expect(&p, DPB_MODEL_LINEAR, 2, DPB_EINVAL, "5 weights for linear");
 
 	/* the feature count: p->d outside [0, DPB_MAX_D] is DPB_ERANGE; the
 	 * data's d outside [1, DPB_MAX_D] is DPB_ERANGE; a mismatch between the

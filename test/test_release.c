@@ -34,20 +34,27 @@ typedef struct relcfg
 	int			weights;		/* given noise weights */
 	dpb_scaling scaling;
 	int			corrupt_all;	/* run the corruption test at every offset */
+	int			addrem;			/* add/remove neighbours (0: replace) */
 } relcfg;
 
 static const relcfg configs[] = {
-	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 0, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_LINEAR, DPB_MECH_LAPLACE, 3, 1, 1, 1, 1, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_LINEAR, DPB_MECH_LAPLACE, 2, 0, 1, 0, 0, DPB_SCALE_BALL, 1},
-	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, 2, 0, 0, 0, 1, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_LOGISTIC, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 1, DPB_SCALE_BALL, 1},
-	{DPB_MODEL_LOGISTIC, DPB_MECH_GAUSSIAN, 1, 0, 0, 0, 0, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 0, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 2, 0, 1, 1, 1, DPB_SCALE_BALL, 1},
-	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 1, 0, 0, 0, 0, DPB_SCALE_BOX, 1},
-	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, DPB_MAX_D, 1, 1, 1, 0, DPB_SCALE_BOX, 0},
-	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 20, 0, 1, 0, 1, DPB_SCALE_BALL, 0},
+	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 0, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_LINEAR, DPB_MECH_LAPLACE, 3, 1, 1, 1, 1, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_LINEAR, DPB_MECH_LAPLACE, 2, 0, 1, 0, 0, DPB_SCALE_BALL, 1, 0},
+	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, 2, 0, 0, 0, 1, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_LOGISTIC, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 1, DPB_SCALE_BALL, 1, 0},
+	{DPB_MODEL_LOGISTIC, DPB_MECH_GAUSSIAN, 1, 0, 0, 0, 0, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 0, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 2, 0, 1, 1, 1, DPB_SCALE_BALL, 1, 0},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 1, 0, 0, 0, 0, DPB_SCALE_BOX, 1, 0},
+	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, DPB_MAX_D, 1, 1, 1, 0, DPB_SCALE_BOX, 0, 0},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 20, 0, 1, 0, 1, DPB_SCALE_BALL, 0, 0},
+	/* add/remove neighbours: the count block, no n */
+	{DPB_MODEL_LINEAR, DPB_MECH_GAUSSIAN, 3, 1, 1, 1, 0, DPB_SCALE_BOX, 1, 1},
+	{DPB_MODEL_LINEAR, DPB_MECH_LAPLACE, 2, 0, 1, 0, 1, DPB_SCALE_BOX, 1, 1},
+	{DPB_MODEL_LOGISTIC, DPB_MECH_GAUSSIAN, 2, 1, 0, 0, 1, DPB_SCALE_BOX, 1, 1},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 2, 0, 1, 1, 1, DPB_SCALE_BALL, 1, 1},
+	{DPB_MODEL_POISSON, DPB_MECH_GAUSSIAN, 3, 1, 1, 0, 0, DPB_SCALE_BOX, 0, 1},
 };
 #define NCONFIGS ((int) (sizeof(configs) / sizeof(configs[0])))
 
@@ -59,10 +66,10 @@ static const char *const odd_names[] = {
 static void
 cfg_name(const relcfg *c, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/%s d=%d ic=%d bounds=%d names=%d weights=%d %s",
+	snprintf(buf, len, "%s/%s d=%d ic=%d bounds=%d names=%d weights=%d %s %s",
 			 dpb_model_name(c->model), dpb_mechanism_name(c->mech), c->d,
 			 c->intercept, c->bounds, c->names, c->weights,
-			 dpb_scaling_name(c->scaling));
+			 dpb_scaling_name(c->scaling), c->addrem ? "add_remove" : "replace");
 }
 
 /* arbitrary finite statistics, some extreme */
@@ -106,9 +113,10 @@ make_release(dpb_release *r, const relcfg *c)
 	r->version = DPB_RELEASE_VERSION;
 	r->model = c->model;
 	r->d = c->d;
-	r->n = 123456789012LL + c->d;
+	r->n = c->addrem ? 0 : 123456789012LL + c->d;
 	r->insecure = c->d % 2;
 	dpb_params_default(&r->p);
+	r->p.neighbours = c->addrem ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
 	r->p.d = c->d;
 	r->p.epsilon = 0.7;
 	r->p.mechanism = c->mech;
@@ -133,7 +141,7 @@ make_release(dpb_release *r, const relcfg *c)
 			else
 				snprintf(r->p.names[j], DPB_NAME_LEN, "feature_%d", j + 1);
 		}
-	if (dpb_layout_init(&L, c->model, c->d, c->intercept) != DPB_OK)
+	if (dpb_params_model_layout(&r->p, c->model, c->d, &L) != DPB_OK)
 		return 0;
 	if (c->weights)
 	{
@@ -199,6 +207,7 @@ same_release(const dpb_release *a, const dpb_release *b, char *why, size_t len)
 				 !same_double(a->p.upper[j], b->p.upper[j]), "bounds of feature %d", j + 1);
 	DIFF(a->p.intercept != b->p.intercept, "intercept");
 	DIFF(a->p.mechanism != b->p.mechanism, "mechanism");
+	DIFF(a->p.neighbours != b->p.neighbours, "neighbours");
 	DIFF(a->p.scaling != b->p.scaling, "scaling");
 	DIFF(a->p.nweights != b->p.nweights, "nweights");
 	for (j = 0; j < a->p.nweights; j++)
@@ -1135,7 +1144,13 @@ check_json(const relcfg *c)
 	v = jget(&root, "model");
 	CHECK(v && v->type == J_STR && strcmp(v->str, dpb_model_name(c->model)) == 0, "%s: model", what);
 	v = jget(&root, "n");
-	CHECK(v && v->type == J_NUM && v->num == (double) r.n, "%s: n", what);
+	if (c->addrem)
+		CHECK(v && v->type == J_NULL, "%s: n must be null under add_remove", what);
+	else
+		CHECK(v && v->type == J_NUM && v->num == (double) r.n, "%s: n", what);
+	v = jget(&root, "neighbours");
+	CHECK(v && v->type == J_STR &&
+		  strcmp(v->str, c->addrem ? "add_remove" : "replace") == 0, "%s: neighbours", what);
 	v = jget(&root, "d");
 	CHECK(v && v->type == J_NUM && v->num == c->d, "%s: d", what);
 	v = jget(&root, "mechanism");

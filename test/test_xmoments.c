@@ -146,7 +146,16 @@ test_from_release(gsl_rng *rng)
 			Y[i] = X[i * d] - X[i * d + 1] + 0.3 * gsl_ran_ugaussian(rng);
 		CHECK(sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, NULL, &r, &clipped) == 0,
 			  "exact release with x moments");
-		CHECK(dpb_xmom_from_release(&r, &x, &err) == DPB_OK, "moments from release");
+		{
+			double		nc,
+						nsd;
+			int			known;
+
+			/* exact (mechanism none): N, or the exact count of add/remove */
+			dpb_release_count(&r, &nc, &nsd, &known);
+			CHECK(known && nc == N, "the count of an exact release: %g", nc);
+			CHECK(dpb_xmom_from_release(&r, nc, &x, &err) == DPB_OK, "moments from release");
+		}
 		direct = calloc((size_t) P * P * P * P, sizeof(double));
 		dpb_clipper_init(&c, &r.p, DPB_MODEL_LINEAR, d);
 		for (i = 0; i < N; i++)
@@ -172,6 +181,26 @@ test_from_release(gsl_rng *rng)
 		 * a product of four coordinates moves by at most 4 * 2^-22 R^4 */
 		CHECK(worst < 4 * ldexp(1.0, -22) * 16, "ic %d: eta4 from the release vs direct: %.3g", ic, worst);
 		free(direct);
+		{
+			/* an unknown N: rescaling to another N equals reading the
+			 * release with it */
+			dpb_xmom	x2;
+
+			dpb_xmom_set_n(&x, ic, 1.7 * N, 1);
+			CHECK(dpb_xmom_from_release(&r, 1.7 * N, &x2, &err) == DPB_OK, "moments at 1.7 N");
+			worst = 0;
+			for (k = 0; k < P * P * P * P; k++)
+				worst = fmax(worst, fabs(x2.eta4[k] - x.eta4[k]));
+			for (k = 0; k < P * P; k++)
+				worst = fmax(worst, fabs(x2.eta2[k] - x.eta2[k]));
+			for (k = 0; k < d * d; k++)
+				worst = fmax(worst, fabs(x2.Sigma[k] - x.Sigma[k]));
+			for (k = 0; k < d; k++)
+				worst = fmax(worst, fabs(x2.mu[k] - x.mu[k]));
+			CHECK(worst < 1e-14, "ic %d: moments rescaled to 1.7 N vs read at 1.7 N: %.3g", ic, worst);
+			CHECK(!ic || (x.eta2[0] == 1 && x.eta4[0] == 1), "E[1] stays 1");
+			dpb_xmom_free(&x2);
+		}
 		dpb_xmom_free(&x);
 		dpb_release_free_stats(&r);
 	}
@@ -185,7 +214,7 @@ test_calibration(void)
 	int			i,
 				b;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 6; i++)
 	{
 		dpb_release r,
 					r0,
@@ -201,11 +230,13 @@ test_calibration(void)
 		r.version = DPB_RELEASE_VERSION;
 		r.model = DPB_MODEL_LINEAR;
 		r.d = 3;
-		r.n = 100;
-		make_params(&r.p, 3, 2.0, shares[i], DPB_MECH_LAPLACE);
+		make_params(&r.p, 3, 2.0, shares[i % 3], DPB_MECH_LAPLACE);
+		/* both relations; N is recorded only under replace */
+		r.p.neighbours = i < 3 ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
+		r.n = i < 3 ? 0 : 100;
 		r0 = r;
 		r0.p.x_moments = 0;
-		r0.p.epsilon = 2.0 * (1.0 - shares[i]);
+		r0.p.epsilon = 2.0 * (1.0 - shares[i % 3]);
 		CHECK(dpb_release_calibrate(&r, &err) == DPB_OK, "laplace calibrate");
 		CHECK(dpb_release_calibrate(&r0, &err) == DPB_OK, "laplace calibrate, no moments");
 		/* the model's blocks get the noise of (1 - s) epsilon, up to the
@@ -227,7 +258,7 @@ test_calibration(void)
 		memcpy(nw, r.block_weight, sizeof(nw));
 		CHECK(dpb_sens_l2(&M, r.p.clip, r.p.y_bound, nw, &dmain, &err) == DPB_OK, "main");
 		/* the moments take the share s of Delta^2 */
-		CHECK_REL(dmain * dmain / (r.sensitivity * r.sensitivity), 1.0 - shares[i], 1e-9,
+		CHECK_REL(dmain * dmain / (r.sensitivity * r.sensitivity), 1.0 - shares[i % 3], 1e-9,
 				  "gaussian split");
 
 		/* pack and unpack */
@@ -238,11 +269,11 @@ test_calibration(void)
 		dpb_release_pack(&r, buf);
 		CHECK(dpb_release_unpack(buf, dpb_release_packed_size(&r), &u, &err) == DPB_OK,
 			  "unpack: %s", err.msg);
-		CHECK(u.p.x_moments == shares[i] && u.nstats == L.nstats &&
+		CHECK(u.stats != NULL && u.p.x_moments == shares[i % 3] && u.nstats == L.nstats &&
 			  u.stats[L.nstats - 1] == r.stats[L.nstats - 1], "round trip");
 		dpb_release_free_stats(&u);
 		/* a forged share is caught by the recomputed calibration */
-		r.p.x_moments = shares[i] * 0.9;
+		r.p.x_moments = shares[i % 3] * 0.9;
 		dpb_release_pack(&r, buf);
 		CHECK(dpb_release_unpack(buf, dpb_release_packed_size(&r), &u, &err) == DPB_ECORRUPT,
 			  "forged share rejected");

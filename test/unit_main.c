@@ -16,7 +16,9 @@ const char *unit_current = "";
 	X(layout) \
 	X(batch) \
 	X(glm) \
+	X(glm_unknown_n) \
 	X(linear) \
+	X(linear_unknown_n) \
 	X(sensitivity) \
 	X(agm) \
 	X(accum) \
@@ -27,7 +29,8 @@ const char *unit_current = "";
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
-	X(xmoments)
+	X(xmoments) \
+	X(unknown_n)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

@@ -91,6 +91,9 @@ dpb_accum_add(const dpb_layout *L, const double *z, double y, double *sums)
 			case DPB_BLK_X4:
 				add_xmoments(o, z, L->d, 4);
 				break;
+			case DPB_BLK_COUNT:
+				o[0] += 1.0;
+				break;
 		}
 	}
 }
@@ -447,6 +450,10 @@ dpb_acc_fixed(dpb_acc *acc, const dpb_layout *L, dpb_i128 *I, int *e)
 			case DPB_BLK_X4:
 				a = prod_index(d, en.i - ic, en.j - ic);
 				b = prod_index(d, en.k - ic, en.l - ic);
+				break;
+			case DPB_BLK_COUNT:
+				/* the number of records: the sum of u_0 u_0 = 1 */
+				a = b = 0;
 				break;
 		}
 		if (hmat)

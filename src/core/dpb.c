@@ -100,3 +100,26 @@ dpb_scaling_from_name(const char *s)
 		return DPB_SCALE_BALL;
 	return (dpb_scaling) 0;
 }
+
+const char *
+dpb_neighbours_name(dpb_neighbours n)
+{
+	switch (n)
+	{
+		case DPB_NB_ADD_REMOVE:
+			return "add_remove";
+		case DPB_NB_REPLACE:
+			return "replace";
+	}
+	return "unknown";
+}
+
+dpb_neighbours
+dpb_neighbours_from_name(const char *s)
+{
+	if (strcmp(s, "add_remove") == 0)
+		return DPB_NB_ADD_REMOVE;
+	if (strcmp(s, "replace") == 0)
+		return DPB_NB_REPLACE;
+	return (dpb_neighbours) 0;
+}

@@ -22,12 +22,13 @@
  * entries. */
 #define DPB_MAX_D_XMOM 16
 
-/* Largest number of statistic blocks of a model (and of noise weights). */
-#define DPB_MAX_MODEL_BLOCKS 4
+/* Largest number of statistic blocks of a model (and of noise weights):
+ * up to 4 blocks of sums, plus the count under add/remove neighbours. */
+#define DPB_MAX_MODEL_BLOCKS 5
 
-/* Largest number of statistic blocks in one release: up to 4 of the model,
+/* Largest number of statistic blocks in one release: up to 5 of the model,
  * plus the 2 moment blocks of x_moments. */
-#define DPB_MAX_BLOCKS 6
+#define DPB_MAX_BLOCKS 7
 
 typedef enum dpb_status
 {
@@ -81,7 +82,20 @@ typedef enum dpb_scaling
 	DPB_SCALE_BALL = 2
 } dpb_scaling;
 
+/*
+ * The neighbouring relation the privacy guarantee is stated for
+ * (docs/privacy.md §13).  Under add/remove-one neighbours the number of
+ * records N is private and is released with noise (a count block); under
+ * replace-one neighbours N is public and is recorded exactly.
+ */
+typedef enum dpb_neighbours
+{
+	DPB_NB_ADD_REMOVE = 1,		/* one record added or removed (the default) */
+	DPB_NB_REPLACE = 2			/* one record replaced: N public */
+} dpb_neighbours;
+
 const char *dpb_model_name(dpb_model m);
+const char *dpb_neighbours_name(dpb_neighbours n);
 const char *dpb_mechanism_name(dpb_mechanism m);
 const char *dpb_scaling_name(dpb_scaling s);
 
@@ -89,6 +103,7 @@ const char *dpb_scaling_name(dpb_scaling s);
 dpb_model	dpb_model_from_name(const char *s);
 dpb_mechanism dpb_mechanism_from_name(const char *s);
 dpb_scaling dpb_scaling_from_name(const char *s);
+dpb_neighbours dpb_neighbours_from_name(const char *s);
 
 /* Finite check without relying on compiler flags. */
 static inline int

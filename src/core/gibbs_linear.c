@@ -16,8 +16,15 @@
  * With the "noisy" moments (xmoments.h) step 1 takes m and V from the
  * released second and fourth moments of the features instead of a Gaussian
  * (mu, Sigma), and step 5 is skipped.
- * The naive method plugs the PSD-projected z into step 4 as if exact; the
- * non-private method does the same with exact statistics.
+ * When the number of records N is unknown (an add/remove release holds only
+ * a noisy count), N is a parameter and step 1 is preceded by
+ *   0. N | theta, sigma^2, mu, Sigma, omega, z, n_hat with s marginalised:
+ *      p(N) p(n_hat | N) N(z; N m, N V + D), by slice sampling (Neal 2003,
+ *      stepping out and shrinkage), so that (N, s) is one Gibbs block;
+ * steps 3-5 then use the current N.
+ * The naive method plugs the PSD-projected z (and the released count) into
+ * step 4 as if exact; the non-private method does the same with exact
+ * statistics.
  */
 #include "gibbs_linear.h"
 
@@ -178,6 +185,8 @@ typedef struct chain
 	int		   *ia,
 			   *ib;
 	long		rejected;
+	int			nunk;			/* N is a parameter */
+	double		nwidth;			/* slice width for N */
 } chain;
 
 static void
@@ -203,11 +212,18 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
+	/* the count of an add/remove release, the last model statistic, is
+	 * not one of s: its likelihood p(n_hat | N) is dpb_n_log_density */
+	if (c->L.add_remove)
+		c->L.nmodel--;
 	n = c->n = c->L.nmodel;		/* the moment blocks are not modelled */
 	p = c->p = c->L.p;
 	q = c->q = p + 1;
 	d = c->d = r->d;
-	c->N = (double) r->n;
+	c->nunk = !o->n_known && o->method == DPB_METHOD_NOISE_AWARE;
+	/* naive: the released count is plugged in as if exact */
+	c->N = c->nunk ? dpb_n_start(o) : (o->n_known ? o->n_hat : fmax(o->n_hat, 1.0));
+	c->nwidth = 2 * o->n_sd;
 	c->z = r->stats;
 	/* one block of doubles for the state, one for the scratch */
 	nd = p + d + d * d + 2 * n + n;
@@ -403,15 +419,13 @@ draw_xmoments(chain *c)
 	return draw_invwishart(c, nu, Psi, c->Sigma);
 }
 
-/* s | rest: perturb and correct */
+/* m and V of one record's statistics at the current state (and N, for the
+ * noisy moments) */
 static dpb_status
-draw_stats(chain *c)
+stat_moments(chain *c)
 {
 	int			n = c->n,
-				k,
-				l;
-	double		N = c->N;
-	dpb_status	st;
+				k;
 
 	if (c->xm)
 	{
@@ -427,13 +441,125 @@ draw_stats(chain *c)
 
 			for (k = 0; k < n; k++)
 				tr += c->V[k * n + k];
-			st = dpb_psd_project(c->V, n, 1e-12 * tr / n, &changed);
-			if (st != DPB_OK)
-				return st;
+			return dpb_psd_project(c->V, n, 1e-12 * tr / n, &changed);
 		}
 	}
 	else
 		dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
+	return DPB_OK;
+}
+
+/*
+ * log p(N) + log p(n_hat | N) + log N(z; N m, N V + D): the density of N
+ * given everything but s (s marginalised).  m and V are those of the
+ * current state; with the noisy moments they depend on N and are
+ * recomputed.  -inf outside the prior's support or for a non-PD matrix.
+ */
+static double
+n_log_cond(chain *c, double N)
+{
+	int			n = c->n,
+				k,
+				l;
+	double		lp = dpb_n_log_density(c->o, N, NULL),
+				quad = 0;
+
+	if (!dpb_isfinite(lp))
+		return -INFINITY;
+	if (c->xm)
+	{
+		dpb_xmom_set_n(c->xm, c->L.intercept, N, 0);
+		if (stat_moments(c) != DPB_OK)
+			return -INFINITY;
+	}
+	for (k = 0; k < n; k++)
+	{
+		for (l = 0; l <= k; l++)
+			c->M[k * n + l] = c->M[l * n + k] = N * c->V[k * n + l];
+		c->M[k * n + k] += c->D[k];
+		c->tmp[k] = c->z[k] - N * c->m[k];
+	}
+	if (dpb_chol(c->M, n, NULL) != DPB_OK)
+		return -INFINITY;
+	memcpy(c->tmp2, c->tmp, sizeof(double) * n);
+	dpb_chol_solve(c->M, n, c->tmp2, 1);
+	for (k = 0; k < n; k++)
+		quad += c->tmp[k] * c->tmp2[k];
+	return lp - 0.5 * dpb_chol_logdet(c->M, n) - 0.5 * quad;
+}
+
+/*
+ * N | everything but s: one slice-sampling update (Neal 2003, section 4:
+ * stepping out with at most 32 steps of width w, then shrinkage), which
+ * leaves the conditional invariant.  w is twice the count's noise sd: the
+ * conditional is at most about that wide, since it contains p(n_hat | N).
+ */
+static dpb_status
+draw_n(chain *c)
+{
+	double		N0 = c->N,
+				w = c->nwidth,
+				f0,
+				y,
+				lo,
+				hi,
+				N1;
+	int			j,
+				k,
+				steps;
+	dpb_status	st;
+
+	if (!c->xm && (st = stat_moments(c)) != DPB_OK)
+		return st;
+	f0 = n_log_cond(c, N0);
+	if (!dpb_isfinite(f0))
+		return DPB_ENUMERIC;
+	y = f0 - gsl_ran_exponential(c->rng, 1.0);
+	lo = N0 - w * gsl_rng_uniform(c->rng);
+	hi = lo + w;
+	j = (int) floor(32 * gsl_rng_uniform(c->rng));
+	k = 31 - j;
+	while (j-- > 0 && n_log_cond(c, lo) > y)
+		lo -= w;
+	while (k-- > 0 && n_log_cond(c, hi) > y)
+		hi += w;
+	for (steps = 0;; steps++)
+	{
+		N1 = lo + (hi - lo) * gsl_rng_uniform(c->rng);
+		if (n_log_cond(c, N1) > y)
+			break;
+		if (N1 < N0)
+			lo = N1;
+		else
+			hi = N1;
+		if (steps > 200)
+		{
+			N1 = N0;			/* cannot happen for a continuous density */
+			break;
+		}
+	}
+	c->N = N1;
+	if (c->xm)
+	{
+		dpb_xmom_set_n(c->xm, c->L.intercept, N1, 1);
+		memcpy(c->mu, c->xm->mu, sizeof(double) * c->d);
+		memcpy(c->Sigma, c->xm->Sigma, sizeof(double) * c->d * c->d);
+	}
+	return DPB_OK;
+}
+
+/* s | rest: perturb and correct */
+static dpb_status
+draw_stats(chain *c)
+{
+	int			n = c->n,
+				k,
+				l;
+	double		N = c->N;
+	dpb_status	st;
+
+	if ((st = stat_moments(c)) != DPB_OK)
+		return st;
 	for (k = 0; k < n * n; k++)
 		c->A[k] = N * c->V[k];
 	memcpy(c->M, c->A, sizeof(double) * n * n);
@@ -492,8 +618,8 @@ record(const chain *c, const double *gain, const double *center, double *out)
 {
 	double		sd = sqrt(c->sigma2);
 
-	dpb_record_draw(c->r, gain, center, c->theta, &sd, c->mu, c->Sigma,
-					c->o->nuisance, out);
+	dpb_record_draw(c->r, gain, center, c->theta, &sd, c->nunk ? &c->N : NULL,
+					c->mu, c->Sigma, c->o->nuisance, out);
 }
 
 dpb_status
@@ -501,7 +627,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 					 dpb_draws *out, dpb_err *err)
 {
 	int			d = r->d,
-				nvars = dpb_nvars(r, 1, o->nuisance);
+				nunk = !o->n_known && o->method == DPB_METHOD_NOISE_AWARE,
+				nvars = dpb_nvars(r, 1, nunk, o->nuisance);
 	int			ci,
 				j,
 				k;
@@ -516,7 +643,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 
 	memset(&xm, 0, sizeof(xm));
 	if (!iid && o->xmoments == DPB_XMOM_NOISY &&
-		(st = dpb_xmom_from_release(r, &xm, err)) != DPB_OK)
+		(st = dpb_xmom_from_release(r, o->n_known ? o->n_hat : dpb_n_start(o),
+									&xm, err)) != DPB_OK)
 		return st;
 	scale = malloc(sizeof(double) * r->nstats);
 	if (scale == NULL)
@@ -535,7 +663,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		dpb_err_set(err, "out of memory", NULL);
 		return st;
 	}
-	dpb_name_vars(r, 1, o->nuisance, out->names);
+	dpb_name_vars(r, 1, nunk, o->nuisance, out->names);
 
 	for (ci = 0; ci < o->chains; ci++)
 	{
@@ -570,6 +698,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 			/* the moments implied by the noisy release (reported as the
 			 * nuisance mu_x, sigma_x) */
 			c.xm = &xm;
+			dpb_xmom_set_n(&xm, c.L.intercept, c.N, 1);	/* after another chain */
 			memcpy(c.mu, xm.mu, sizeof(double) * d);
 			memcpy(c.Sigma, xm.Sigma, sizeof(double) * d * d);
 		}
@@ -588,7 +717,10 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 			}
 			if (!iid)
 			{
-				dpb_status	s1 = draw_stats(&c);
+				dpb_status	s1 = c.nunk ? draw_n(&c) : DPB_OK;
+
+				if (s1 == DPB_OK)
+					s1 = draw_stats(&c);
 
 				if (s1 == DPB_OK)
 				{

@@ -66,7 +66,7 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 	dpb_nuts_opts no;
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D];
-	int			nvars = dpb_nvars(meta, 0, 0),
+	int			nvars = dpb_nvars(meta, 0, 0, 0),
 				ci,
 				i,
 				j;
@@ -89,7 +89,7 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
 	}
-	dpb_name_vars(meta, 0, 0, out->names);
+	dpb_name_vars(meta, 0, 0, 0, out->names);
 	dpb_nuts_opts_default(&no);
 	no.warmup = o->warmup;
 	no.draws = o->draws;
@@ -117,7 +117,7 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 		out->rejected += ns.invalid;
 		for (i = 0; i < o->draws; i++)
 			dpb_record_draw(meta, gain, center, buf + (size_t) i * c.p, NULL, NULL,
-							NULL, 0, out->v + ((size_t) ci * o->draws + i) * nvars);
+							NULL, NULL, 0, out->v + ((size_t) ci * o->draws + i) * nvars);
 	}
 	free(buf);
 	if (st != DPB_OK)

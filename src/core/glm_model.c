@@ -23,6 +23,10 @@
  *   d/dq = -1/2 N <W, dV/dq> + N alpha^T dm/dq
  * for each moment parameter q (theta, mu, Sigma's unique entries), then
  * chained to phi.
+ * When the number of records is unknown (an add/remove release), phi has
+ * one more entry u, N = dpb_n_from_u(u), and the log density gains
+ * log p(N) + log p(n_hat | N) + log dN/du; the likelihood's derivative in N
+ * is -1/2 <W, V> + alpha^T m.
  */
 #include "glm_model.h"
 
@@ -46,7 +50,8 @@ struct dpb_glm_ctx
 				d,
 				K,				/* moment parameters */
 				ncorr,			/* d(d-1)/2 */
-				dim;			/* unconstrained parameters */
+				dim,			/* unconstrained parameters */
+				nunk;			/* 1 when N is a parameter (last in phi) */
 	double		N;
 	const double *z;
 	double	   *D;				/* noise variances */
@@ -65,6 +70,7 @@ struct dpb_glm_ctx
 			   *alpha,
 			   *gq;				/* K: gradient w.r.t. moment parameters */
 	double		lik;			/* the release log likelihood */
+	double		dlik_dN;		/* its derivative in N (N unknown) */
 };
 
 int
@@ -100,19 +106,32 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->r = r;
 	c->o = o;
 	dpb_release_layout(r, &c->L);
+	if (c->L.add_remove && dpb_layout_count_index(&c->L) == c->L.nstats - 1)
+	{
+		/* the count of an add/remove release (the last statistic) is not
+		 * modelled with the others: its likelihood p(n_hat | N) is
+		 * dpb_n_log_density */
+		c->L.nblocks--;
+		c->L.nmodel_blocks--;
+		c->L.nstats--;
+		c->L.nmodel--;
+		c->L.add_remove = 0;
+	}
 	c->n = c->L.nstats;
 	c->p = c->L.p;
 	c->d = r->d;
 	c->K = dpb_glm_nparams(&c->L);
 	c->ncorr = c->d * (c->d - 1) / 2;
-	c->dim = dpb_glm_dim(c->d, c->L.intercept);
-	c->N = (double) r->n;
+	c->nunk = o->n_known ? 0 : 1;
+	c->dim = dpb_glm_dim(c->d, c->L.intercept) + c->nunk;
+	c->N = c->nunk ? dpb_n_start(o) : o->n_hat;
 	c->z = r->stats;
 	n = c->n;
 	d = c->d;
 	K = c->K;
 	nc = c->ncorr;
-	c->D = malloc(sizeof(double) * n);
+	/* dpb_release_noise_scale fills every statistic of r (the count too) */
+	c->D = malloc(sizeof(double) * (size_t) (r->nstats > (int) n ? r->nstats : (int) n));
 	total = c->p + 3 * d + d * d + d * d + nc * d * d + nc + n + n * n
 		+ 2 * n * n + n + K;
 	c->theta = calloc(total, sizeof(double));
@@ -250,6 +269,24 @@ intercept_from_phi(const dpb_glm_ctx *c, const double *phi)
 	return t0;
 }
 
+int
+dpb_glm_ctx_dim(const dpb_glm_ctx *c)
+{
+	return c->dim;
+}
+
+double
+dpb_glm_n(const dpb_glm_ctx *c, const double *phi)
+{
+	double		dNdu,
+				lj,
+				dlj;
+
+	if (!c->nunk)
+		return c->N;
+	return dpb_n_from_u(c->o, phi[c->dim - 1], &dNdu, &lj, &dlj);
+}
+
 void
 dpb_glm_unpack(const dpb_glm_ctx *cc, const double *phi, double *theta,
 			   double *mu, double *Sigma)
@@ -322,6 +359,20 @@ likelihood_adjoint(const double *m, const double *V, double *Wbar, double *mbar,
 		for (l = 0; l <= k; l++)
 			Wbar[k * n + l] = Wbar[l * n + k] =
 				-0.5 * N * (M[k * n + l] - mbar[k] * mbar[l]);
+	if (c->nunk)
+	{
+		/* d lik / dN = -1/2 <M^{-1} - alpha alpha^T, V> + alpha^T m
+		 * = <Wbar, V> / N + alpha^T m (V's lower triangle) */
+		double		t = 0;
+
+		for (k = 0; k < n; k++)
+		{
+			t += Wbar[k * n + k] * V[k * n + k] / N + mbar[k] * m[k];
+			for (l = 0; l < k; l++)
+				t += 2 * Wbar[k * n + l] * V[k * n + l] / N;
+		}
+		c->dlik_dN = t;
+	}
 	for (k = 0; k < n; k++)
 		mbar[k] *= N;
 	return dpb_isfinite(c->lik) ? 0 : 1;
@@ -341,10 +392,23 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 				l,
 				q;
 	double		lp = 0,
-				lc;
+				lc,
+				dNdu = 0,
+				dlogjac = 0,
+				dn_prior = 0;
 	const double *ltau = phi + p + d;
 
 	memset(grad, 0, sizeof(double) * c->dim);
+	if (c->nunk)
+	{
+		/* N = N(u): its prior, the count's likelihood and the Jacobian */
+		double		logjac;
+
+		c->N = dpb_n_from_u(o, phi[c->dim - 1], &dNdu, &logjac, &dlogjac);
+		lp = dpb_n_log_density(o, c->N, &dn_prior) + logjac;
+		if (!dpb_isfinite(lp))
+			return NAN;
+	}
 	/* theta and mu; grad[0 .. p + d) is the gradient in (theta, mu) until
 	 * it is chained to phi at the end */
 	memcpy(c->theta, phi, sizeof(double) * p);
@@ -352,7 +416,7 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 	c->theta[0] = intercept_from_phi(c, phi);
 
 	/* prior on theta */
-	lp = dpb_theta_log_prior(o, p, c->theta, grad);
+	lp += dpb_theta_log_prior(o, p, c->theta, grad);
 	if (!dpb_isfinite(lp))
 		return lp;
 	/* mu ~ N(x_mean, mu_scale^2) */
@@ -432,6 +496,8 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 			grad[1 + j] -= grad[0] * c->mu[j];
 			grad[p + j] -= grad[0] * c->theta[1 + j];
 		}
+	if (c->nunk)
+		grad[c->dim - 1] = (dn_prior + c->dlik_dN) * dNdu + dlogjac;
 	return lp;
 }
 
@@ -449,6 +515,18 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 	dpb_entry	e;
 
 	memset(phi, 0, sizeof(double) * c->dim);
+	if (c->nunk)
+	{
+		/* N near the released count, inside the prior's support */
+		const dpb_infer_opts *o = c->o;
+		double		N0 = dpb_n_start(o),
+					Nj = N0 + 0.1 * o->n_sd * gsl_ran_ugaussian(rng);
+
+		if (!(Nj > o->n_lo && Nj < o->n_hi))
+			Nj = N0;
+		c->N = Nj;
+		phi[c->dim - 1] = dpb_n_to_u(o, Nj);
+	}
 	for (k = 0; k < c->n; k++)
 	{
 		dpb_layout_entry(&c->L, k, &e);
@@ -496,7 +574,7 @@ dpb_status
 dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 			dpb_err *err)
 {
-	int			nvars = dpb_nvars(r, 0, o->nuisance);
+	int			nvars = dpb_nvars(r, 0, !o->n_known, o->nuisance);
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D];
 	dpb_glm_ctx *c;
@@ -542,7 +620,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	theta = buf + (size_t) o->draws * c->dim;
 	mu = theta + c->p;
 	Sigma = mu + c->d;
-	dpb_name_vars(r, 0, o->nuisance, out->names);
+	dpb_name_vars(r, 0, !o->n_known, o->nuisance, out->names);
 	dpb_nuts_opts_default(&no);
 	no.warmup = o->warmup;
 	no.draws = o->draws;
@@ -554,7 +632,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	{
 		gsl_rng    *rng = dpb_chain_rng(o->seed, ci);
 		dpb_nuts_stats ns;
-		double		grad[DPB_MAX_D * DPB_MAX_D];
+		double		grad[DPB_MAX_D * DPB_MAX_D + 1];
 		int			tries;
 
 		if (rng == NULL)
@@ -592,8 +670,11 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 		out->rejected += ns.invalid;
 		for (i = 0; i < o->draws; i++)
 		{
+			double		N = dpb_glm_n(c, buf + (size_t) i * c->dim);
+
 			dpb_glm_unpack(c, buf + (size_t) i * c->dim, theta, mu, Sigma);
-			dpb_record_draw(r, gain, center, theta, NULL, mu, Sigma, o->nuisance,
+			dpb_record_draw(r, gain, center, theta, NULL, c->nunk ? &N : NULL, mu,
+							Sigma, o->nuisance,
 							out->v + ((size_t) ci * o->draws + i) * nvars);
 		}
 	}

@@ -30,6 +30,13 @@ double		dpb_glm_logp(const double *phi, double *grad, void *ctx);
 /* A starting point (from the release's moments, jittered by rng). */
 void		dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi);
 
+/* The number of unconstrained parameters of c: dpb_glm_dim, plus one (the
+ * last, u with N = dpb_n_from_u(u)) when N is unknown. */
+int			dpb_glm_ctx_dim(const dpb_glm_ctx *c);
+
+/* N at phi (the known N when it is not a parameter). */
+double		dpb_glm_n(const dpb_glm_ctx *c, const double *phi);
+
 /* (theta, mu, Sigma) in scaled units from phi. */
 void		dpb_glm_unpack(const dpb_glm_ctx *c, const double *phi, double *theta,
 						   double *mu, double *Sigma);

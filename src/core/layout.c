@@ -26,6 +26,8 @@ block_len(dpb_block_kind kind, int p, int intercept)
 			return dpb_multisets(p - intercept, 3);
 		case DPB_BLK_X4:
 			return dpb_multisets(p - intercept, 4);
+		case DPB_BLK_COUNT:
+			return 1;
 	}
 	return 0;
 }
@@ -98,6 +100,31 @@ dpb_layout_init(dpb_layout *L, dpb_model model, int d, int intercept)
 	L->nmodel_blocks = L->nblocks;
 	L->nmodel = off;
 	return DPB_OK;
+}
+
+dpb_status
+dpb_layout_add_count(dpb_layout *L)
+{
+	int			b = L->nblocks;
+
+	if (L->add_remove || L->xmoments || b != L->nmodel_blocks ||
+		b >= DPB_MAX_MODEL_BLOCKS || L->d < 1)
+		return DPB_EINVAL;
+	L->kind[b] = DPB_BLK_COUNT;
+	L->start[b] = L->nstats;
+	L->len[b] = 1;
+	L->nblocks++;
+	L->nstats++;
+	L->nmodel_blocks = L->nblocks;
+	L->nmodel = L->nstats;
+	L->add_remove = 1;
+	return DPB_OK;
+}
+
+int
+dpb_layout_count_index(const dpb_layout *L)
+{
+	return L->add_remove ? L->start[L->nmodel_blocks - 1] : -1;
 }
 
 dpb_status
@@ -238,6 +265,9 @@ dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e)
 		case DPB_BLK_YY:
 			e->ypow = 2;
 			break;
+		case DPB_BLK_COUNT:
+			e->ypow = 0;		/* the monomial 1 */
+			break;
 		case DPB_BLK_T2:
 		case DPB_BLK_YT2:
 			e->ypow = L->kind[b] == DPB_BLK_YT2 ? 1 : 0;
@@ -306,6 +336,8 @@ dpb_block_kind_name(dpb_block_kind kind)
 			return "x3";
 		case DPB_BLK_X4:
 			return "x4";
+		case DPB_BLK_COUNT:
+			return "count";
 	}
 	return "unknown";
 }
@@ -343,6 +375,11 @@ dpb_layout_label(const dpb_layout *L, int k, const char *const *names,
 
 	dpb_layout_entry(L, k, &e);
 	buf[0] = '\0';
+	if (L->kind[e.block] == DPB_BLK_COUNT)
+	{
+		snprintf(buf, buflen, "n");
+		return;
+	}
 	if (e.k >= 0)
 	{
 		/* a moment: each distinct feature once, with its power */

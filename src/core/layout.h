@@ -29,6 +29,13 @@
  * Within T2 / YT2 the order is i = 0..p-1, j = i..p-1; within T1 / YT1 it is
  * i = 0..p-1.
  *
+ * Under add/remove-one neighbours (dpb_layout_add_count) the number of
+ * records is private and the model's blocks end with
+ *   COUNT  1                 (one entry: the number of records)
+ * which is then the last of the model's blocks (counted in nmodel_blocks and
+ * nmodel); add_remove is set, and the sensitivities are those of one
+ * record's whole contribution (docs/privacy.md §13).
+ *
  * Moments of the features (linear releases with x_moments, for the
  * "noisy" moments of Gibbs-SS; dpb_layout_add_xmoments) follow the model's
  * blocks:
@@ -53,7 +60,8 @@ typedef enum dpb_block_kind
 	DPB_BLK_YY = 4,
 	DPB_BLK_YT2 = 5,
 	DPB_BLK_X3 = 6,
-	DPB_BLK_X4 = 7
+	DPB_BLK_X4 = 7,
+	DPB_BLK_COUNT = 8
 } dpb_block_kind;
 
 /* The response's domain, which the sensitivity depends on. */
@@ -79,6 +87,8 @@ typedef struct dpb_layout
 								 * x_moments come after them) */
 	int			nmodel;			/* entries of the model's blocks */
 	int			xmoments;		/* the X3 / X4 blocks are present */
+	int			add_remove;		/* add/remove-one neighbours: the COUNT block
+								 * ends the model's blocks */
 } dpb_layout;
 
 /* One released entry: the monomial y^ypow * w_i * w_j (i or j = -1 when
@@ -106,6 +116,17 @@ dpb_status	dpb_layout_init(dpb_layout *L, dpb_model model, int d, int intercept)
  * otherwise.
  */
 dpb_status	dpb_layout_add_xmoments(dpb_layout *L);
+
+/*
+ * Appends the COUNT block (one entry, the number of records) as the last of
+ * the model's blocks and marks the layout add/remove.  Call it after
+ * dpb_layout_init and before dpb_layout_add_xmoments; DPB_EINVAL otherwise
+ * (or when it is already there).
+ */
+dpb_status	dpb_layout_add_count(dpb_layout *L);
+
+/* Index of the count entry in stats[], or -1 when L has none. */
+int			dpb_layout_count_index(const dpb_layout *L);
 
 /* A linear model statistic k (< nmodel) is the product v_a v_b of two
  * coordinates of v = [w_0 .. w_{p-1}, y]; y is index p. */

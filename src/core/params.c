@@ -17,6 +17,18 @@ dpb_params_default(dpb_params *p)
 	p->intercept = 1;
 	p->mechanism = DPB_MECH_GAUSSIAN;
 	p->scaling = DPB_SCALE_BOX;
+	p->neighbours = DPB_NB_ADD_REMOVE;
+}
+
+dpb_status
+dpb_params_model_layout(const dpb_params *p, dpb_model model, int d,
+						dpb_layout *L)
+{
+	dpb_status	st = dpb_layout_init(L, model, d, p->intercept);
+
+	if (st == DPB_OK && p->neighbours == DPB_NB_ADD_REMOVE)
+		st = dpb_layout_add_count(L);
+	return st;
 }
 
 dpb_status
@@ -71,6 +83,12 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 	{
 		dpb_err_set(err, "unknown scaling",
 					"The scaling must be \"box\" or \"ball\".");
+		return DPB_EINVAL;
+	}
+	if (p->neighbours != DPB_NB_ADD_REMOVE && p->neighbours != DPB_NB_REPLACE)
+	{
+		dpb_err_set(err, "unknown neighbouring relation",
+					"The neighbours must be \"add_remove\" or \"replace\".");
 		return DPB_EINVAL;
 	}
 	if (p->d < 0 || p->d > DPB_MAX_D)
@@ -197,16 +215,21 @@ dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
 					DPB_MAX_D_XMOM, d);
 		return DPB_ERANGE;
 	}
-	if (dpb_layout_init(&L, model, d, p->intercept) != DPB_OK)
+	if (dpb_params_model_layout(p, model, d, &L) != DPB_OK)
 	{
 		dpb_err_set(err, "invalid model", NULL);
 		return DPB_EINVAL;
 	}
 	if (p->nweights != 0 && p->nweights != L.nblocks)
 	{
-		dpb_err_set(err, "wrong number of noise weights",
-					"The %s release has %d statistic blocks; %d weights were given.",
-					dpb_model_name(model), L.nblocks, p->nweights);
+		if (L.add_remove)
+			dpb_err_set(err, "wrong number of noise weights",
+						"The %s release under add_remove neighbours has %d statistic blocks, the last of them the count; %d weights were given.",
+						dpb_model_name(model), L.nblocks, p->nweights);
+		else
+			dpb_err_set(err, "wrong number of noise weights",
+						"The %s release has %d statistic blocks; %d weights were given.",
+						dpb_model_name(model), L.nblocks, p->nweights);
 		return DPB_EINVAL;
 	}
 	return DPB_OK;

@@ -28,7 +28,11 @@ typedef struct dpb_params
 	int			intercept;
 	dpb_mechanism mechanism;
 	dpb_scaling scaling;
-	int			nweights;		/* 0, or the number of the model's blocks */
+	dpb_neighbours neighbours;	/* add/remove-one (N private, released with
+								 * noise) or replace-one (N public) */
+	int			nweights;		/* 0, or the number of the model's blocks
+								 * (the count block included, as the last
+								 * one, under add/remove neighbours) */
 	double		noise_weights[DPB_MAX_BLOCKS];	/* relative noise scales */
 	double		x_moments;		/* share of the budget spent on the third and
 								 * fourth moments of the features (linear
@@ -37,7 +41,8 @@ typedef struct dpb_params
 	char		names[DPB_MAX_D][DPB_NAME_LEN];
 } dpb_params;
 
-/* Defaults: epsilon 1, delta 1e-6, clip 1, intercept on, gaussian, box. */
+/* Defaults: epsilon 1, delta 1e-6, clip 1, intercept on, gaussian, box,
+ * add/remove neighbours. */
 void		dpb_params_default(dpb_params *p);
 
 /*
@@ -54,5 +59,10 @@ dpb_status	dpb_params_check(const dpb_params *p, dpb_err *err);
  */
 dpb_status	dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
 								   dpb_err *err);
+
+/* The layout of the model's blocks under p's neighbouring relation (the
+ * count block appended under add/remove), without the moment blocks. */
+dpb_status	dpb_params_model_layout(const dpb_params *p, dpb_model model, int d,
+									dpb_layout *L);
 
 #endif

@@ -52,6 +52,85 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 		o->x_scale[j * d + j] = b * b / 3;	/* E[Sigma] = var of U(-b, b) */
 		o->x_cov[j * d + j] = b * b / 3;
 	}
+	/* the number of records: exact in a replace-one release, a noisy count
+	 * under add/remove neighbours */
+	dpb_release_count(r, &o->n_hat, &o->n_sd, &o->n_known);
+	o->n_laplace = r->p.mechanism == DPB_MECH_LAPLACE;
+	o->n_lo = 0;
+	o->n_hi = INFINITY;
+}
+
+double
+dpb_n_log_density(const dpb_infer_opts *o, double N, double *dN)
+{
+	double		e = o->n_hat - N;
+
+	if (dN)
+		*dN = 0;
+	if (!(N > o->n_lo) || !(N < o->n_hi) || !(o->n_sd > 0))
+		return -INFINITY;
+	if (o->n_laplace)
+	{
+		/* scale b = sd / sqrt(2) */
+		double		b = o->n_sd / M_SQRT2;
+
+		if (dN)
+			*dN = ((e > 0) - (e < 0)) / b;
+		return -fabs(e) / b;
+	}
+	if (dN)
+		*dN = e / (o->n_sd * o->n_sd);
+	return -0.5 * e * e / (o->n_sd * o->n_sd);
+}
+
+double
+dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu, double *logjac,
+			 double *dlogjac)
+{
+	if (isinf(o->n_hi))
+	{
+		double		t = exp(u);
+
+		*dNdu = t;
+		*logjac = u;
+		*dlogjac = 1;
+		return o->n_lo + t;
+	}
+	else
+	{
+		double		w = o->n_hi - o->n_lo,
+					s = u >= 0 ? 1 / (1 + exp(-u)) : exp(u) / (1 + exp(u)),
+					c = u >= 0 ? exp(-u) / (1 + exp(-u)) : 1 / (1 + exp(u));
+
+		*dNdu = w * s * c;
+		*logjac = log(w) + log(s) + log(c);
+		*dlogjac = c - s;
+		return o->n_lo + w * s;
+	}
+}
+
+double
+dpb_n_to_u(const dpb_infer_opts *o, double N)
+{
+	if (isinf(o->n_hi))
+		return log(N - o->n_lo);
+	return log((N - o->n_lo) / (o->n_hi - N));
+}
+
+double
+dpb_n_start(const dpb_infer_opts *o)
+{
+	double		N = o->n_hat,
+				lo = o->n_lo,
+				hi = o->n_hi;
+
+	/* inside the support, at least one noise sd (and one record) from its
+	 * lower end, or the middle of a narrow support */
+	if (isinf(hi))
+		return fmax(N, lo + fmax(1.0, o->n_sd));
+	if (hi - lo <= 2 * o->n_sd)
+		return 0.5 * (lo + hi);
+	return fmin(fmax(N, lo + o->n_sd), hi - o->n_sd);
 }
 
 dpb_status
@@ -144,6 +223,13 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 					dpb_model_name(r->model));
 		return DPB_EINVAL;
 	}
+	if (!o->n_known && !(o->n_sd > 0 && dpb_isfinite(o->n_hat) && o->n_lo >= 0 &&
+						 o->n_lo < o->n_hi))
+	{
+		dpb_err_set(err, "the number of records is unknown and its prior or noise is invalid",
+					"An unknown N needs a positive noise sd and a prior 0 <= lo < hi.");
+		return DPB_EINVAL;
+	}
 	switch (r->model)
 	{
 		case DPB_MODEL_LINEAR:
@@ -159,14 +245,14 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 }
 
 int
-dpb_nvars(const dpb_release *r, int with_sigma, int nuisance)
+dpb_nvars(const dpb_release *r, int with_sigma, int with_n, int nuisance)
 {
 	return (r->p.intercept ? 1 : 0) + r->d + (with_sigma ? 1 : 0) +
-		(nuisance ? 2 * r->d : 0);
+		(with_n ? 1 : 0) + (nuisance ? 2 * r->d : 0);
 }
 
 void
-dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
+dpb_name_vars(const dpb_release *r, int with_sigma, int with_n, int nuisance,
 			  char (*names)[DPB_VAR_NAME_LEN])
 {
 	char		buf[DPB_NAME_LEN];
@@ -180,6 +266,8 @@ dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
 				 dpb_feature_name(r, j, buf, sizeof(buf)));
 	if (with_sigma)
 		snprintf(names[k++], DPB_VAR_NAME_LEN, "sigma");
+	if (with_n)
+		snprintf(names[k++], DPB_VAR_NAME_LEN, "n");
 	if (nuisance)
 	{
 		for (j = 0; j < r->d; j++)
@@ -193,8 +281,8 @@ dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
 
 void
 dpb_record_draw(const dpb_release *r, const double *gain, const double *center,
-				const double *theta, const double *sigma, const double *mu,
-				const double *Sigma, int nuisance, double *out)
+				const double *theta, const double *sigma, const double *n,
+				const double *mu, const double *Sigma, int nuisance, double *out)
 {
 	int			d = r->d,
 				ic = r->p.intercept ? 1 : 0,
@@ -210,6 +298,8 @@ dpb_record_draw(const dpb_release *r, const double *gain, const double *center,
 		out[k++] = theta[ic + j] * gain[j];
 	if (sigma)
 		out[k++] = *sigma;
+	if (n)
+		out[k++] = *n;
 	if (nuisance)
 	{
 		for (j = 0; j < d; j++)

@@ -78,6 +78,20 @@ typedef struct dpb_infer_opts
 	int			approx;
 	double		target_accept;
 	int			max_depth;
+
+	/* The number of records N.  Known (n_known = 1, N = n_hat) for a
+	 * replace-one release; unknown for an add/remove release, which holds
+	 * only a noisy count n_hat = N + noise of sd n_sd (Laplace when
+	 * n_laplace, else Gaussian).  dpb_infer_opts_default fills these from
+	 * the release.  An unknown N is a parameter of the model (continuous,
+	 * N > 0) with prior uniform on (n_lo, n_hi); n_hi = +inf is the flat
+	 * default (docs/posterior.md, "The number of records"). */
+	int			n_known;
+	double		n_hat;
+	double		n_sd;
+	int			n_laplace;
+	double		n_lo;
+	double		n_hi;
 } dpb_infer_opts;
 
 /* Defaults for release r (see docs/posterior.md). */
@@ -108,19 +122,40 @@ gsl_rng    *dpb_chain_rng(uint64_t seed, int chain);
 void		dpb_feature_map(const dpb_release *r, double *gain, double *center);
 
 /* Output variables: theta[intercept] (with an intercept), theta[<feature>]
- * ..., sigma (when with_sigma), then with nuisance mu_x[<feature>] ... and
- * sd_x[<feature>] ... */
-int			dpb_nvars(const dpb_release *r, int with_sigma, int nuisance);
-void		dpb_name_vars(const dpb_release *r, int with_sigma, int nuisance,
+ * ..., sigma (when with_sigma), n (when with_n: an unknown number of
+ * records), then with nuisance mu_x[<feature>] ... and sd_x[<feature>] ... */
+int			dpb_nvars(const dpb_release *r, int with_sigma, int with_n, int nuisance);
+void		dpb_name_vars(const dpb_release *r, int with_sigma, int with_n, int nuisance,
 						  char (*names)[DPB_VAR_NAME_LEN]);
 
-/* One draw in the user's units (theta in scaled units; sigma may be NULL):
- * coefficients on features become theta_j gain_j, the intercept absorbs
- * the centres, the feature moments are mapped back likewise. */
+/* One draw in the user's units (theta in scaled units; sigma and n may be
+ * NULL): coefficients on features become theta_j gain_j, the intercept
+ * absorbs the centres, the feature moments are mapped back likewise. */
 void		dpb_record_draw(const dpb_release *r, const double *gain,
 							const double *center, const double *theta,
-							const double *sigma, const double *mu,
-							const double *Sigma, int nuisance, double *out);
+							const double *sigma, const double *n,
+							const double *mu, const double *Sigma, int nuisance,
+							double *out);
+
+/*
+ * An unknown N (o->n_known = 0): log p(N) + log p(n_hat | N), up to a
+ * constant, and its derivative in N (dN may be NULL); -inf outside the
+ * prior's support (n_lo, n_hi).
+ */
+double		dpb_n_log_density(const dpb_infer_opts *o, double N, double *dN);
+
+/*
+ * The unconstrained coordinate u of an unknown N for gradient samplers:
+ * N = n_lo + exp(u) when n_hi is infinite, else
+ * N = n_lo + (n_hi - n_lo) / (1 + exp(-u)).  dpb_n_from_u returns N and
+ * sets *dNdu, the log Jacobian *logjac = log dN/du and its derivative in u.
+ */
+double		dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu,
+						 double *logjac, double *dlogjac);
+double		dpb_n_to_u(const dpb_infer_opts *o, double N);
+
+/* The starting value of an unknown N: n_hat moved into the prior's support. */
+double		dpb_n_start(const dpb_infer_opts *o);
 
 /* The GLM theta prior of o (normal, or truncated normal with
  * theta_norm_bound): adds its gradient to grad (p entries) and returns its

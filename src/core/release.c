@@ -16,7 +16,7 @@
 dpb_status
 dpb_release_layout(const dpb_release *r, dpb_layout *L)
 {
-	dpb_status	st = dpb_layout_init(L, r->model, r->d, r->p.intercept);
+	dpb_status	st = dpb_params_model_layout(&r->p, r->model, r->d, L);
 
 	if (st == DPB_OK && r->p.x_moments > 0)
 		st = dpb_layout_add_xmoments(L);
@@ -351,6 +351,34 @@ dpb_release_noise_scale(const dpb_release *r, double *out)
 }
 
 void
+dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known)
+{
+	dpb_layout	L;
+	int			k;
+
+	if (r->p.neighbours == DPB_NB_REPLACE || dpb_release_layout(r, &L) != DPB_OK ||
+		(k = dpb_layout_count_index(&L)) < 0 || k >= r->nstats || r->stats == NULL)
+	{
+		*n = (double) r->n;
+		*n_sd = 0.0;
+		*known = 1;
+		return;
+	}
+	*n = r->stats[k];
+	if (r->p.mechanism == DPB_MECH_NONE)
+	{
+		*n_sd = 0.0;
+		*known = 1;
+		return;
+	}
+	/* the count's weight is 1 (layout.h), so its sd is its block's */
+	*n_sd = r->block_weight[L.nmodel_blocks - 1] * r->noise_scale;
+	if (r->p.mechanism == DPB_MECH_LAPLACE)
+		*n_sd *= M_SQRT2;
+	*known = 0;
+}
+
+void
 dpb_release_noise_sd(const dpb_release *r, double *out)
 {
 	int			k;
@@ -595,6 +623,7 @@ get_u8(reader *rd)
 #define FLAG_BOUNDS 4
 #define FLAG_NAMES 8
 #define FLAG_XMOMENTS 16		/* followed by the f64 share p.x_moments */
+#define FLAG_ADD_REMOVE 32		/* add/remove neighbours: the n field is 0 */
 
 size_t
 dpb_release_packed_size(const dpb_release *r)
@@ -637,6 +666,8 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 		flags |= FLAG_NAMES;
 	if (r->p.x_moments > 0)
 		flags |= FLAG_XMOMENTS;
+	if (r->p.neighbours == DPB_NB_ADD_REMOVE)
+		flags |= FLAG_ADD_REMOVE;
 	put_u8(&p, (unsigned) flags);
 	put_u16(&p, (unsigned) r->d);
 	put_u8(&p, (unsigned) r->nblocks);
@@ -723,6 +754,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	r->insecure = (flags & FLAG_INSECURE) != 0;
 	r->p.has_bounds = (flags & FLAG_BOUNDS) != 0;
 	r->p.has_names = (flags & FLAG_NAMES) != 0;
+	r->p.neighbours = (flags & FLAG_ADD_REMOVE) ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
 	r->d = (int) get_u16(&rd);
 	r->p.d = r->d;
 	r->nblocks = (int) get_u8(&rd);
@@ -741,7 +773,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 		if (!(r->p.x_moments > 0))
 			rd.bad = 1;			/* the flag means a positive share */
 	}
-	if (rd.bad || flags > 31 || r->d < 1 || r->d > DPB_MAX_D ||
+	if (rd.bad || flags > 63 || r->d < 1 || r->d > DPB_MAX_D ||
 		r->nblocks < 1 || r->nblocks > DPB_MAX_BLOCKS ||
 		r->p.nweights < 0 || r->p.nweights > r->nblocks)
 	{
@@ -835,6 +867,13 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (r->n < 0)
 	{
 		dpb_err_set(err, "invalid release", "The row count is negative.");
+		return DPB_ECORRUPT;
+	}
+	if (r->p.neighbours == DPB_NB_ADD_REMOVE && r->n != 0)
+	{
+		/* N is private there: only its noisy count may be released */
+		dpb_err_set(err, "invalid release",
+					"A release under add_remove neighbours must not record the row count.");
 		return DPB_ECORRUPT;
 	}
 	if (r->p.d != r->d ||
@@ -948,9 +987,10 @@ dpb_release_from_rows(dpb_release *r, dpb_model model, const dpb_params *p, int 
 	r->version = DPB_RELEASE_VERSION;
 	r->model = model;
 	r->d = d;
-	r->n = n;
 	r->p = *p;
 	r->p.d = d;
+	/* under add/remove the exact N is not released (the count block is) */
+	r->n = r->p.neighbours == DPB_NB_REPLACE ? n : 0;
 	if (clipped)
 		*clipped = 0;
 	if ((st = dpb_params_check_model(&r->p, model, d, err)) != DPB_OK ||

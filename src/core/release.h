@@ -38,7 +38,10 @@ typedef struct dpb_release
 	int			version;
 	dpb_model	model;
 	int			d;
-	int64_t		n;				/* number of records (public) */
+	int64_t		n;				/* number of records under replace-one
+								 * neighbours (public); always 0 under
+								 * add/remove, where N is private and only
+								 * its noisy count is released */
 	int			insecure;		/* made with deterministic test noise */
 	dpb_params	p;				/* the privacy parameters (d, bounds, names) */
 
@@ -67,6 +70,12 @@ dpb_status	dpb_release_calibrate(dpb_release *r, dpb_err *err);
 
 /* The layout of r's statistics. */
 dpb_status	dpb_release_layout(const dpb_release *r, dpb_layout *L);
+
+/* The number of records as the posterior should treat it: exact (known = 1,
+ * n_sd = 0) under replace; the noisy count and its noise sd (known = 0)
+ * under add_remove.  (A non-private reference release, mechanism "none",
+ * holds the exact count: known = 1 there.) */
+void		dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known);
 
 /* Noise standard deviation of each entry (in released, unweighted units);
  * out has nstats entries.  For laplace the sd is sqrt(2) times the scale.

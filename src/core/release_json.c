@@ -151,8 +151,14 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		names[j] = r->p.has_names ? r->p.names[j] : NULL;
 
 	dpb_buf_printf(out, "{\"format\": \"dpbayes.release\", \"version\": %d, ", r->version);
-	dpb_buf_printf(out, "\"model\": \"%s\", \"n\": %lld, \"d\": %d, \"intercept\": %s, ",
-				   dpb_model_name(r->model), (long long) r->n, r->d,
+	dpb_buf_printf(out, "\"model\": \"%s\", \"neighbours\": \"%s\", \"n\": ",
+				   dpb_model_name(r->model), dpb_neighbours_name(r->p.neighbours));
+	/* under add/remove N is private: only the count block holds it */
+	if (r->p.neighbours == DPB_NB_REPLACE)
+		dpb_buf_printf(out, "%lld", (long long) r->n);
+	else
+		dpb_buf_puts(out, "null");
+	dpb_buf_printf(out, ", \"d\": %d, \"intercept\": %s, ", r->d,
 				   r->p.intercept ? "true" : "false");
 	dpb_buf_puts(out, "\"features\": ");
 	if (r->p.has_names)

@@ -66,8 +66,61 @@ block_norm_sq(dpb_block_kind kind, double k, double a, double a2, double t,
 			return a * a * a + a2 * a2 * a2 - 2.0 * t * t * t;
 		case DPB_BLK_X4:
 			return sq(a * a) + sq(a2 * a2) - 2.0 * sq(t * t);
+		case DPB_BLK_COUNT:
+			return 0.0;			/* 1 - 1 (not in replace layouts anyway) */
 	}
 	return NAN;
+}
+
+/* ---------------------------------------------------------------------
+ * Add/remove-one neighbours (docs/privacy.md §13): the release changes by
+ * one record's whole contribution B_b(r).  ||B_b(r)||^2 as a polynomial in
+ * a = ||z||^2 and y, with A = k + a; the T2 block of a model with an
+ * intercept leaves out w_0 w_0 = 1, so its norm is A^2 - 1 = a (2 + a),
+ * written so that nothing cancels for a small a.  Every one is
+ * nondecreasing in a and in y^2.
+ * --------------------------------------------------------------------- */
+static double
+record_norm_sq(dpb_block_kind kind, int k, double a, double y)
+{
+	double		A = k + a,
+				y2 = y * y;
+
+	switch (kind)
+	{
+		case DPB_BLK_COUNT:
+			return 1.0;
+		case DPB_BLK_T1:
+			return A;
+		case DPB_BLK_T2:
+			return k ? a * (2.0 + a) : a * a;
+		case DPB_BLK_YT1:
+			return y2 * A;
+		case DPB_BLK_YY:
+			return y2 * y2;
+		case DPB_BLK_YT2:
+			return y2 * A * A;
+		case DPB_BLK_X3:
+			return a * a * a;
+		case DPB_BLK_X4:
+			return sq(a * a);
+	}
+	return NAN;
+}
+
+double
+dpb_sens_record_sq(const dpb_layout *L, const double *nw, double a, double y)
+{
+	double		sum = 0.0;
+	int			b;
+
+	for (b = 0; b < L->nblocks; b++)
+	{
+		double		c = nw ? 1.0 / sq(nw[b]) : 1.0;
+
+		sum += c * record_norm_sq(L->kind[b], L->intercept, a, y);
+	}
+	return sum;
 }
 
 double
@@ -302,11 +355,13 @@ layout_ok(const dpb_layout *L)
 		default:
 			return 0;
 	}
-	if (L->nmodel_blocks != n)
+	if (L->nmodel_blocks != n + (L->add_remove ? 1 : 0))
 		return 0;
 	for (b = 0; b < n; b++)
 		if (L->kind[b] != want[b])
 			return 0;
+	if (L->add_remove && L->kind[n++] != DPB_BLK_COUNT)
+		return 0;
 	if (!L->xmoments)
 		return L->nblocks == n;
 	if (L->model != DPB_MODEL_LINEAR || L->nblocks != n + 1 + L->intercept)
@@ -359,6 +414,21 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 		c[b] = 1.0 / sq(w);
 	}
 
+	if (L->add_remove)
+	{
+		/*
+		 * One record's whole contribution: every block norm is
+		 * nondecreasing in a = ||z||^2 and y^2, so all of them peak
+		 * together at ||z|| = R, |y| = Ry (docs/privacy.md §13).  Exact,
+		 * moment blocks included.
+		 */
+		double		nwv[DPB_MAX_BLOCKS];
+
+		for (b = 0; b < L->nblocks; b++)
+			nwv[b] = 1.0 / sqrt(c[b]);
+		sup2 = dpb_sens_record_sq(L, nw ? nwv : NULL, R * R, y_bound(L, Ry));
+	}
+	else
 	switch (L->model)
 	{
 		case DPB_MODEL_LINEAR:
@@ -379,7 +449,7 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 	 * suprema, so adding theirs bounds the joint release (exactly what
 	 * composing the two Gaussian mechanisms would give).
 	 */
-	if (L->xmoments)
+	if (L->xmoments && !L->add_remove)
 	{
 		int			nb = L->nmodel_blocks;
 
@@ -421,6 +491,9 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 	Ry = y_bound(L, Ry);
 	if (!positive_finite(Ry))
 		return NAN;
+	if (L->add_remove)			/* docs/privacy.md §13 */
+		return sqrt(record_norm_sq(L->kind[b], L->intercept, R * R, Ry)) *
+			(1.0 + SENS_MARGIN);
 	k = L->intercept ? 1.0 : 0.0;
 	Am = k + R * R;
 	T0 = fmax(0.0, k - R * R);
@@ -474,7 +547,7 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
  * when every m_f is even, [-M, M] otherwise (docs/privacy.md §12).
  */
 static double
-xmoment_range(const dpb_entry *en, double B, double R)
+xmoment_range(const dpb_entry *en, double B, double R, int absmax)
 {
 	int			idx[4] = {en->i, en->j, en->k, en->l};
 	int			g = en->l >= 0 ? 4 : 3,
@@ -494,6 +567,8 @@ xmoment_range(const dpb_entry *en, double B, double R)
 		t += run;
 	}
 	M = fmin(pow(B, g), ball);
+	if (absmax)
+		return M;				/* add/remove: sup |monomial| */
 	return odd ? 2.0 * M : M;
 }
 
@@ -533,7 +608,7 @@ dpb_sens_l1_block(const dpb_layout *L, int b, double B, double R, double Ry)
 		dpb_layout_entry(L, e, &en);
 		if (en.k >= 0)
 		{
-			sum += xmoment_range(&en, B, R);
+			sum += xmoment_range(&en, B, R, L->add_remove);
 			continue;
 		}
 		/* feature indices of the monomial's factors (-1: none / the 1) */
@@ -586,7 +661,9 @@ dpb_sens_l1_block(const dpb_layout *L, int b, double B, double R, double Ry)
 			lo = fmin(lo, p[i]);
 			hi = fmax(hi, p[i]);
 		}
-		sum += hi - lo;
+		/* replace: the entry's range; add/remove: its largest |value|
+		 * (the count's entry, the monomial 1, gives 1) */
+		sum += L->add_remove ? fmax(fabs(lo), fabs(hi)) : hi - lo;
 	}
 	return sum * (1.0 + SENS_MARGIN);
 }

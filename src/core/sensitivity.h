@@ -41,6 +41,21 @@ double		dpb_sens_pair_sq(const dpb_layout *L, const double *nw,
 							 double a, double a2, double t, double y, double y2);
 
 /*
+ * Add/remove-one layouts (L->add_remove; docs/privacy.md §13): the change
+ * of the release is one record's whole contribution, so
+ *
+ *     Delta^2 = sup_r sum_b ||B_b(r)||^2 / nw[b]^2 ,
+ *
+ * the count block contributing 1 / nw^2.  dpb_sens_record_sq is the sum as
+ * a function of a = ||z||^2 and y; dpb_sens_l2 returns its value at
+ * a = R^2, |y| = Ry (exact), dpb_sens_l2_block that of one block, and
+ * dpb_sens_l1_block the sum over the block's entries of the largest
+ * |monomial| over one record.
+ */
+double		dpb_sens_record_sq(const dpb_layout *L, const double *nw,
+							   double a, double y);
+
+/*
  * Laplace releases (pure epsilon).  Every coordinate of z satisfies
  * |z_j| <= B (B = R/sqrt(d) for box scaling, R for ball scaling) and
  * ||z|| <= R.  Returns the L1 sensitivity of block b: the sum over its

@@ -155,12 +155,11 @@ fill_mean_cov(dpb_xmom *x, int ic)
 }
 
 dpb_status
-dpb_xmom_from_release(const dpb_release *r, dpb_xmom *x, dpb_err *err)
+dpb_xmom_from_release(const dpb_release *r, double N, dpb_xmom *x, dpb_err *err)
 {
 	dpb_layout	L;
 	zmom		Z;
 	double	   *buf;
-	double		N = (double) r->n;
 	int			d = r->d,
 				ic,
 				k;
@@ -220,6 +219,7 @@ dpb_xmom_from_release(const dpb_release *r, dpb_xmom *x, dpb_err *err)
 		put_sym(&Z, f, g, r->stats[k] / N);
 	}
 	fill_eta(x, &Z, ic);
+	x->N = N;
 	free(buf);
 	if ((st = fill_mean_cov(x, ic)) != DPB_OK)
 	{
@@ -228,6 +228,26 @@ dpb_xmom_from_release(const dpb_release *r, dpb_xmom *x, dpb_err *err)
 		return st;
 	}
 	return DPB_OK;
+}
+
+void
+dpb_xmom_set_n(dpb_xmom *x, int intercept, double N, int moments)
+{
+	size_t		p = x->p,
+				k;
+	double		f = x->N / N;
+
+	if (!(N > 0) || N == x->N)
+		return;
+	for (k = 0; k < p * p; k++)
+		x->eta2[k] *= f;
+	for (k = 0; k < p * p * p * p; k++)
+		x->eta4[k] *= f;
+	if (intercept)
+		x->eta2[0] = x->eta4[0] = 1.0;	/* E[1] */
+	x->N = N;
+	if (moments)
+		fill_mean_cov(x, intercept ? 1 : 0);
 }
 
 void

@@ -24,6 +24,8 @@ typedef struct dpb_xmom
 {
 	int			p;				/* entries of w */
 	int			d;
+	double		N;				/* the number of records the moments are
+								 * divided by */
 	double	   *eta2;			/* p x p */
 	double	   *eta4;			/* p^4, every index order */
 	double	   *mu;				/* d: mean of z implied by eta2 (0 without
@@ -37,10 +39,19 @@ typedef struct dpb_xmom
 } dpb_xmom;
 
 /*
- * Reads the moments from release r (linear, with x_moments).  DPB_EINVAL
- * when r holds no moments or N = 0; DPB_ENOMEM.
+ * Reads the moments from release r (linear, with x_moments), divided by the
+ * number of records N (the release's count, or the current value of an
+ * unknown N).  DPB_EINVAL when r holds no moments or N <= 0; DPB_ENOMEM.
  */
-dpb_status	dpb_xmom_from_release(const dpb_release *r, dpb_xmom *x, dpb_err *err);
+dpb_status	dpb_xmom_from_release(const dpb_release *r, double N, dpb_xmom *x,
+								  dpb_err *err);
+
+/*
+ * Divides the moments by N instead of x->N (an unknown N changed): every
+ * eta entry but the constant E[1] = 1 of an intercept scales by x->N / N.
+ * With moments nonzero, also recomputes mu and Sigma.
+ */
+void		dpb_xmom_set_n(dpb_xmom *x, int intercept, double N, int moments);
 
 void		dpb_xmom_free(dpb_xmom *x);
 

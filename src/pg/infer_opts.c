@@ -133,6 +133,7 @@ static const opt_key known_keys[] = {
 	{"max_depth", false, true},
 	{"nuisance", true, true},
 	{"thin", true, false},
+	{"n_prior", true, true},
 	{NULL, false, false}
 };
 
@@ -272,6 +273,23 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			if (t != floor(t) || t < 1 || t > 1000)
 				bad_option(key, "An integer between 1 and 1000 is expected.");
 			o->thin = (int) t;
+		}
+		else if (strcmp(key, "n_prior") == 0)
+		{
+			double		b[2];
+
+			if (o->n_known)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("option \"n_prior\" applies only when the number of records is unknown"),
+						 errdetail("This release holds the exact number of records (neighbours \"replace\").")));
+			if (val.type == jbvNumeric)
+				bad_option(key, "An array [lo, hi] is expected.");
+			jvec(&val, key, b, 2, false);
+			if (!(b[0] >= 0 && b[1] > b[0]))
+				bad_option(key, "The bounds must satisfy 0 <= lo < hi.");
+			o->n_lo = b[0];
+			o->n_hi = b[1];
 		}
 		else if (strcmp(key, "nuisance") == 0)
 		{

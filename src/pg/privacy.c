@@ -16,16 +16,18 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
-#define NATTS 12
+#define NATTS 13
 enum
 {
 	A_EPSILON, A_DELTA, A_CLIP, A_Y_BOUND, A_LOWER, A_UPPER, A_INTERCEPT,
-	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS, A_X_MOMENTS
+	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS, A_X_MOMENTS,
+	A_NEIGHBOURS
 };
 
 static const char *const attnames[NATTS] = {
 	"epsilon", "delta", "clip", "y_bound", "lower", "upper", "intercept",
-	"mechanism", "scaling", "features", "noise_weights", "x_moments"
+	"mechanism", "scaling", "features", "noise_weights", "x_moments",
+	"neighbours"
 };
 
 static int
@@ -121,7 +123,7 @@ name_array(Datum d, dpb_params *p)
 	return n;
 }
 
-/* Fills p from the 11 values (NULL = not given) and checks it. */
+/* Fills p from the NATTS values (NULL = not given) and checks it. */
 static void
 params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 {
@@ -220,6 +222,17 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	}
 	if (!isnull[A_X_MOMENTS])
 		p->x_moments = DatumGetFloat8(v[A_X_MOMENTS]);
+	if (!isnull[A_NEIGHBOURS])
+	{
+		char	   *s = TextDatumGetCString(v[A_NEIGHBOURS]);
+
+		p->neighbours = dpb_neighbours_from_name(s);
+		if (p->neighbours == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown neighbouring relation"),
+					 errhint("Use \"add_remove\" (the number of rows is private) or \"replace\" (a fixed population whose size is public).")));
+	}
 	st = dpb_params_check(p, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
@@ -264,6 +277,8 @@ dpbayes_privacy(PG_FUNCTION_ARGS)
 	v[A_SCALING] = CStringGetTextDatum(dpb_scaling_name(p.scaling));
 	isnull[A_X_MOMENTS] = false;
 	v[A_X_MOMENTS] = Float8GetDatum(p.x_moments);
+	isnull[A_NEIGHBOURS] = false;
+	v[A_NEIGHBOURS] = CStringGetTextDatum(dpb_neighbours_name(p.neighbours));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, isnull)));
 }
 

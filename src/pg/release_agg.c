@@ -10,10 +10,12 @@
  * parallel-safe (the pattern of core's float8_regr_accum/_combine; the
  * serialized form is length-checked like postgresql-hll's).
  *
- * NULL policy: N is released as is (bounded DP, N public), so silently
- * skipping rows would change what is released without the user noticing.
- * A NULL feature array, element or response is therefore an error; filter
- * rows explicitly (WHERE ...) to release a subset.
+ * NULL policy: a NULL feature array, element or response is an error, so
+ * that silently skipping rows never changes what is released without the
+ * user noticing; filter rows explicitly (WHERE ...) to release a subset.
+ * Under add/remove neighbours (the default) the number of rows of a
+ * subset is private and is released only as a noisy count; under replace
+ * neighbours it is recorded exactly (a fixed population of public size).
  *
  * The aggregates exist in two forms that share the state and every support
  * function: features as one float8[] (x, y, p), here, and as separate
@@ -75,7 +77,8 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	s->params.d = d;
-	dpb_layout_init(&s->L, s->model, d, s->params.intercept);
+	/* with the count block under add/remove neighbours */
+	dpb_params_model_layout(&s->params, s->model, d, &s->L);
 	if (STATE_XMOM(s))
 		dpb_layout_add_xmoments(&s->L); /* checked by dpb_params_check_model */
 	dpb_clipper_init(&s->clip, &s->params, s->model, d);
@@ -506,7 +509,9 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 	{
 		r.p = s->params;
 		r.d = s->d;
-		r.n = s->n;
+		/* under add/remove N is private: only its noisy count (the count
+		 * block) is released */
+		r.n = r.p.neighbours == DPB_NB_REPLACE ? s->n : 0;
 	}
 	st = dpb_release_calibrate(&r, &err);
 	if (st != DPB_OK)
@@ -580,7 +585,7 @@ dpbayes_nonprivate_final(PG_FUNCTION_ARGS)
 	r.p = s->params;
 	r.p.mechanism = DPB_MECH_NONE;
 	r.d = s->d;
-	r.n = s->n;
+	r.n = r.p.neighbours == DPB_NB_REPLACE ? s->n : 0;	/* else in the count */
 	st = dpb_release_calibrate(&r, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);

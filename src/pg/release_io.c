@@ -171,7 +171,19 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 
 	put_kv(rsinfo, "model", dpb_model_name(r.model));
-	put_kv(rsinfo, "n", psprintf(INT64_FORMAT, (int64) r.n));
+	put_kv(rsinfo, "neighbours", dpb_neighbours_name(r.p.neighbours));
+	{
+		double		n,
+					n_sd;
+		int			known;
+
+		dpb_release_count(&r, &n, &n_sd, &known);
+		if (known)
+			put_kv(rsinfo, "n", psprintf("%.17g", n));
+		else
+			put_kv(rsinfo, "n", psprintf("%s (noisy count, noise sd %s)",
+										 fmt_num(n), fmt_num(n_sd)));
+	}
 	put_kv(rsinfo, "d", psprintf("%d", r.d));
 	put_kv(rsinfo, "intercept", r.p.intercept ? "true" : "false");
 	initStringInfo(&s);

@@ -117,10 +117,26 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	r->model = dpb_model_from_name(s);
 	if (r->model == 0)
 		bad(psprintf("Unknown model \"%s\".", s));
-	dn = num(field(root, "n", true), "n");
-	if (!(dn >= 0 && dn <= 9.0e15) || dn != floor(dn))
-		bad("Key \"n\" must be a non-negative integer.");
-	r->n = (int64) dn;
+	/* a release without the key predates add/remove neighbours */
+	v = field(root, "neighbours", false);
+	r->p.neighbours = v ? dpb_neighbours_from_name(str(v, "neighbours")) : DPB_NB_REPLACE;
+	if (r->p.neighbours == 0)
+		bad("Key \"neighbours\" must be \"add_remove\" or \"replace\".");
+	v = field(root, "n", true);
+	if (r->p.neighbours == DPB_NB_ADD_REMOVE)
+	{
+		/* N is private: the count block holds its noisy value */
+		if (v != NULL)
+			bad("Key \"n\" must be null under add_remove neighbours.");
+		r->n = 0;
+	}
+	else
+	{
+		dn = num(v, "n");
+		if (!(dn >= 0 && dn <= 9.0e15) || dn != floor(dn))
+			bad("Key \"n\" must be a non-negative integer.");
+		r->n = (int64) dn;
+	}
 	dn = num(field(root, "d", true), "d");
 	if (!(dn >= 1 && dn <= DPB_MAX_D) || dn != floor(dn))
 		bad(psprintf("Key \"d\" must be an integer between 1 and %d.", DPB_MAX_D));
@@ -178,7 +194,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	v = field(root, "x_moments", false);
 	r->p.x_moments = v ? num(v, "x_moments") : 0.0;
 
-	if (dpb_layout_init(&L, r->model, r->d, r->p.intercept) != DPB_OK)
+	if (dpb_params_model_layout(&r->p, r->model, r->d, &L) != DPB_OK)
 		bad("Invalid model or feature count.");
 	if (r->p.x_moments > 0 && dpb_layout_add_xmoments(&L) != DPB_OK)
 		bad("Key \"x_moments\" is only valid for linear releases with at most 16 features.");
