@@ -18,6 +18,7 @@ const char *unit_current = "";
 	X(glm) \
 	X(linear) \
 	X(sensitivity) \
+	X(sens_radii) \
 	X(agm) \
 	X(accum) \
 	X(clip) \
