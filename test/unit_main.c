@@ -23,6 +23,7 @@ const char *unit_current = "";
 	X(accum) \
 	X(clip) \
 	X(params) \
+	X(names) \
 	X(noise) \
 	X(release) \
 	X(glm_moments) \

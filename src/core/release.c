@@ -5,6 +5,7 @@
 
 #include "agm.h"
 #include "clip.h"
+#include "names.h"
 #include "noise.h"
 #include "sensitivity.h"
 
@@ -498,7 +499,9 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 		{
 			unsigned	l = get_u8(&rd);
 
-			if (l >= DPB_NAME_LEN || (q = take(&rd, l)) == NULL)
+			/* a NUL inside would end the name early (names.h) */
+			if (l >= DPB_NAME_LEN || (q = take(&rd, l)) == NULL ||
+				memchr(q, '\0', l) != NULL)
 			{
 				rd.bad = 1;
 				break;
@@ -533,6 +536,74 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	if (st != DPB_OK)
 		dpb_release_free_stats(r);
 	return st;
+}
+
+/*
+ * The calibration must be usable: finite and positive, with every entry's
+ * noise scale at most DPB_MAX_NOISE_SCALE, so that no draw of the noise
+ * (a few hundred scales at the very most) can overflow a double.
+ */
+static dpb_status
+calibration_usable(const dpb_release *r, dpb_err *err)
+{
+	double	   *scale;
+	int			b,
+				k;
+
+	if (r->p.mechanism == DPB_MECH_NONE)
+		return DPB_OK;
+	if (!(dpb_isfinite(r->sensitivity) && r->sensitivity > 0 &&
+		  dpb_isfinite(r->noise_scale) && r->noise_scale > 0))
+	{
+		dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+					"The sensitivity or the noise scale is not a positive finite number.");
+		return DPB_EINVAL;
+	}
+	for (b = 0; b < r->nblocks; b++)
+		if (!(dpb_isfinite(r->block_weight[b]) && r->block_weight[b] > 0 &&
+			  dpb_isfinite(r->block_sens[b]) && r->block_sens[b] > 0))
+		{
+			dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+						"Block %d's sensitivity or noise weight is not a positive finite number.",
+						b + 1);
+			return DPB_EINVAL;
+		}
+	scale = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
+	if (scale == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	dpb_release_noise_scale(r, scale);
+	for (k = 0; k < r->nstats; k++)
+		if (!(dpb_isfinite(scale[k]) && scale[k] <= DPB_MAX_NOISE_SCALE))
+		{
+			free(scale);
+			dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+						"Statistic %d would get noise of scale above %g.", k + 1,
+						DPB_MAX_NOISE_SCALE);
+			return DPB_EINVAL;
+		}
+	free(scale);
+	return DPB_OK;
+}
+
+dpb_status
+dpb_release_check_params(dpb_model model, const dpb_params *p, int d, dpb_err *err)
+{
+	dpb_release r;
+	dpb_status	st;
+
+	memset(&r, 0, sizeof(r));
+	r.version = DPB_RELEASE_VERSION;
+	r.model = model;
+	r.p = *p;
+	r.p.d = d;
+	r.d = d;
+	if ((st = dpb_params_check_model(&r.p, model, d, err)) != DPB_OK ||
+		(st = dpb_release_calibrate(&r, err)) != DPB_OK)
+		return st;
+	return calibration_usable(&r, err);
 }
 
 static int
@@ -571,28 +642,13 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (r->p.d != r->d ||
 		dpb_params_check_model(&r->p, r->model, r->d, &e2) != DPB_OK)
 	{
-		dpb_err_set(err, "invalid release", "Its privacy parameters are invalid: %s.",
-					r->p.d != r->d ? "feature count mismatch" : e2.msg);
+		if (r->p.d != r->d)
+			dpb_err_set(err, "invalid release", "Its feature counts do not match.");
+		else
+			dpb_err_set(err, "invalid release", "Its privacy parameters are invalid (%s). %s",
+						e2.msg, e2.detail);
 		return DPB_ECORRUPT;
 	}
-	if (r->p.has_names)
-		for (j = 0; j < r->d; j++)
-		{
-			const unsigned char *s = (const unsigned char *) r->p.names[j];
-
-			if (s[0] == '\0' || memchr(s, '\0', DPB_NAME_LEN) == NULL)
-			{
-				dpb_err_set(err, "invalid release", "Feature %d has an invalid name.", j + 1);
-				return DPB_ECORRUPT;
-			}
-			for (; *s; s++)
-				if (*s < 0x20)
-				{
-					dpb_err_set(err, "invalid release",
-								"Feature %d's name has a control character.", j + 1);
-					return DPB_ECORRUPT;
-				}
-		}
 	dpb_release_layout(r, &L);
 	if (r->nblocks != L.nblocks || r->nstats != L.nstats)
 	{
@@ -613,6 +669,11 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (dpb_release_calibrate(&chk, &e2) != DPB_OK)
 	{
 		dpb_err_set(err, "invalid release", "Its calibration fails: %s.", e2.msg);
+		return DPB_ECORRUPT;
+	}
+	if (calibration_usable(&chk, &e2) != DPB_OK)
+	{
+		dpb_err_set(err, "invalid release", "%s", e2.detail);
 		return DPB_ECORRUPT;
 	}
 	if (!close_rel(chk.sensitivity, r->sensitivity) ||
