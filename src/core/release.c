@@ -60,6 +60,18 @@ response_bound(const dpb_release *r)
 	return r->model == DPB_MODEL_LOGISTIC ? 1.0 : r->p.y_bound;
 }
 
+/* A block's sensitivity overflows for a huge clip or y_bound (R^4, Ry^4). */
+static int
+sens_representable(const dpb_release *r, int b, dpb_err *err)
+{
+	if (dpb_isfinite(r->block_sens[b]))
+		return 1;
+	dpb_err_set(err, "the privacy parameters give a sensitivity that is not representable",
+				"Block %d's sensitivity overflows double precision: clip or y_bound is too large.",
+				b + 1);
+	return 0;
+}
+
 dpb_status
 dpb_release_calibrate(dpb_release *r, dpb_err *err)
 {
@@ -100,6 +112,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l2_block(&L, b, R, Ry);
+			if (!sens_representable(r, b, err))
+				return DPB_ERANGE;
 			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
 		}
@@ -132,6 +146,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l1_block(&L, b, B, R, Ry);
+			if (!sens_representable(r, b, err))
+				return DPB_ERANGE;
 			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
 			if (b < L.nmodel_blocks)
