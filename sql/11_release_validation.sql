@@ -65,8 +65,9 @@ SELECT dpbayes.linear_release(ARRAY[i % 5, i % 3]::float8[], (i % 4)::float8 - 1
          dpbayes.privacy(epsilon => 1, y_bound => 2, lower => ARRAY[0, 0], upper => ARRAY[4, 2],
                          features => ARRAY['âge', 'vwxy'])) AS r
 FROM generate_series(1, 50) i;
+-- (SQLSTATE, message | detail | hint: the detail says what is wrong)
 CREATE FUNCTION pg_temp.forge(path text[], v jsonb) RETURNS text LANGUAGE sql AS $$
-  SELECT pg_temp.err(format('SELECT %L::dpbayes.release', jsonb_set(r::jsonb, path, v)::text)) FROM good
+  SELECT pg_temp.errd(format('SELECT %L::dpbayes.release', jsonb_set(r::jsonb, path, v)::text)) FROM good
 $$;
 SELECT pg_temp.forge('{features}', '["a", "a"]');
 SELECT pg_temp.forge('{features}', '["intercept", "b"]');
@@ -123,13 +124,14 @@ FROM (SELECT dpbayes.release_send(r) s FROM good) g,
 -- each forged value through the binary input function
 CREATE TEMP TABLE received (r dpbayes.release);
 CREATE FUNCTION pg_temp.recv(w text) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE f text := current_setting('data_directory') || '/dpbayes_11_forged.bin';
+DECLARE f text := current_setting('data_directory') || '/dpbayes_11_forged.bin'; d text;
 BEGIN
   EXECUTE format('COPY (SELECT b FROM forged WHERE what = %L) TO %L WITH (FORMAT binary)', w, f);
   EXECUTE format('COPY received FROM %L WITH (FORMAT binary)', f);
   RETURN 'received';
 EXCEPTION WHEN OTHERS THEN
-  RETURN SQLSTATE || ': ' || SQLERRM;
+  GET STACKED DIAGNOSTICS d = PG_EXCEPTION_DETAIL;
+  RETURN SQLSTATE || ': ' || SQLERRM || ' | ' || coalesce(d, '');
 END $$;
 SELECT what, pg_temp.recv(what) FROM forged ORDER BY what;
 SELECT r::text = (SELECT r::text FROM good) AS valid_received FROM received;
@@ -200,12 +202,12 @@ UNION ALL
 SELECT 8, NULL;
 CREATE TABLE dpb11.back (id int, txt text, stats text);
 CREATE FUNCTION dpb11.stats_text(r dpbayes.release) RETURNS text LANGUAGE sql AS $$
-  SELECT string_agg(kind || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';')
+  SELECT string_agg(block || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';')
   FROM dpbayes.release_stats(r)
 $$;
 -- dump the schema's table into a fresh database (the extension created
 -- there first), read every release back there, and copy what it reads here
-\! dropdb --if-exists dpb_restore_11 && createdb dpb_restore_11 && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c 'CREATE EXTENSION dpbayes' -c 'CREATE SCHEMA dpb11' && pg_dump -d contrib_regression -t dpb11.rels | psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c "COPY (SELECT id, r::text, (SELECT string_agg(kind || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';') FROM dpbayes.release_stats(r)) FROM dpb11.rels) TO STDOUT" | psql -X -q -v ON_ERROR_STOP=1 -d contrib_regression -c 'COPY dpb11.back FROM STDIN' && dropdb dpb_restore_11
+\! dropdb --if-exists dpb_restore_11 && createdb dpb_restore_11 && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c 'CREATE EXTENSION dpbayes' -c 'CREATE SCHEMA dpb11' && pg_dump -d contrib_regression -t dpb11.rels | psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 >/dev/null && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c "COPY (SELECT id, r::text, (SELECT string_agg(block || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';') FROM dpbayes.release_stats(r)) FROM dpb11.rels) TO STDOUT" | psql -X -q -v ON_ERROR_STOP=1 -d contrib_regression -c 'COPY dpb11.back FROM STDIN' && dropdb dpb_restore_11
 SELECT count(*) AS releases, count(b.id) AS restored,
        count(*) FILTER (WHERE b.txt IS NOT DISTINCT FROM a.r::text) AS same_text,
        count(*) FILTER (WHERE b.stats IS NOT DISTINCT FROM dpb11.stats_text(a.r)) AS same_stats
