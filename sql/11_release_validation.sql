@@ -207,7 +207,7 @@ CREATE FUNCTION dpb11.stats_text(r dpbayes.release) RETURNS text LANGUAGE sql AS
 $$;
 -- dump the schema's table into a fresh database (the extension created
 -- there first), read every release back there, and copy what it reads here
-\! dropdb --if-exists dpb_restore_11 && createdb dpb_restore_11 && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c 'CREATE EXTENSION dpbayes' -c 'CREATE SCHEMA dpb11' && pg_dump -d contrib_regression -t dpb11.rels | psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 >/dev/null && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c "COPY (SELECT id, r::text, (SELECT string_agg(block || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';') FROM dpbayes.release_stats(r)) FROM dpb11.rels) TO STDOUT" | psql -X -q -v ON_ERROR_STOP=1 -d contrib_regression -c 'COPY dpb11.back FROM STDIN' && dropdb dpb_restore_11
+\! dropdb --if-exists dpb_restore_11 2>/dev/null; createdb dpb_restore_11 && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c 'CREATE EXTENSION dpbayes' -c 'CREATE SCHEMA dpb11' && pg_dump -d contrib_regression -t dpb11.rels | psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 >/dev/null && psql -X -q -v ON_ERROR_STOP=1 -d dpb_restore_11 -c "COPY (SELECT id, r::text, (SELECT string_agg(block || '|' || entry || '|' || value::text || '|' || noise_sd::text, ';') FROM dpbayes.release_stats(r)) FROM dpb11.rels) TO STDOUT" | psql -X -q -v ON_ERROR_STOP=1 -d contrib_regression -c 'COPY dpb11.back FROM STDIN' && dropdb dpb_restore_11
 SELECT count(*) AS releases, count(b.id) AS restored,
        count(*) FILTER (WHERE b.txt IS NOT DISTINCT FROM a.r::text) AS same_text,
        count(*) FILTER (WHERE b.stats IS NOT DISTINCT FROM dpb11.stats_text(a.r)) AS same_stats

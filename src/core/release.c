@@ -515,12 +515,17 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 		{
 			unsigned	l = get_u8(&rd);
 
-			/* a NUL inside would end the name early (names.h) */
-			if (l >= DPB_NAME_LEN || (q = take(&rd, l)) == NULL ||
-				memchr(q, '\0', l) != NULL)
+			if (l >= DPB_NAME_LEN || (q = take(&rd, l)) == NULL)
 			{
 				rd.bad = 1;
 				break;
+			}
+			/* a NUL inside would end the name early (names.h) */
+			if (memchr(q, '\0', l) != NULL)
+			{
+				dpb_err_set(err, "invalid release",
+							"Feature %u's name contains a NUL byte.", j + 1);
+				return DPB_ECORRUPT;
 			}
 			memcpy(r->p.names[j], q, l);
 			r->p.names[j][l] = '\0';
