@@ -60,7 +60,7 @@ static const relcfg configs[] = {
 
 /* names that need escaping in JSON; all valid feature names */
 static const char *const odd_names[] = {
-	"age", "a \"quoted\" name", "back\\slash", "caf\xc3\xa9 / slash", "{[brackets]},:",
+	"age", "a \"quoted\" name", "back\\slash", "caf\xc3\xa9 / slash", "{braces}:;",
 };
 
 static void

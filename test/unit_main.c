@@ -20,12 +20,14 @@ const char *unit_current = "";
 	X(linear) \
 	X(linear_unknown_n) \
 	X(sensitivity) \
+	X(sens_radii) \
 	X(agm) \
 	X(accum) \
 	X(clip) \
 	X(params) \
 	X(dnoise) \
 	X(attack) \
+	X(names) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \

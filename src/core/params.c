@@ -2,6 +2,7 @@
  * params.c — validation of privacy parameters.
  */
 #include "params.h"
+#include "names.h"
 
 #include <float.h>
 #include <math.h>
@@ -103,26 +104,8 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 					"The parameters have bounds or names but d = 0.");
 		return DPB_EINVAL;
 	}
-	if (p->has_names)
-		for (j = 0; j < p->d; j++)
-		{
-			const unsigned char *s = (const unsigned char *) p->names[j];
-
-			if (s[0] == '\0' || memchr(s, '\0', DPB_NAME_LEN) == NULL)
-			{
-				dpb_err_set(err, "invalid feature name",
-							"Feature %d's name is empty or longer than %d bytes.",
-							j + 1, DPB_NAME_LEN - 1);
-				return DPB_EINVAL;
-			}
-			for (; *s; s++)
-				if (*s < 0x20)
-				{
-					dpb_err_set(err, "feature names must not contain control characters",
-								"Feature %d's name has a control character.", j + 1);
-					return DPB_EINVAL;
-				}
-		}
+	if (dpb_names_check(p, err) != DPB_OK)	/* the one rule, names.h */
+		return DPB_EINVAL;
 	if (p->has_bounds)
 		for (j = 0; j < p->d; j++)
 		{

@@ -5,6 +5,7 @@
 
 #include "clip.h"
 #include "dnoise.h"
+#include "names.h"
 #include "sensitivity.h"
 
 #include <math.h>
@@ -141,9 +142,9 @@ set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
 		if (!(mn > 0) || !dpb_isfinite(mn) || mn < 1e-290 || mn > 1e290)
 		{
 			free(sc);
-			dpb_err_set(err, "noise scale out of range",
-						"The privacy parameters give a noise scale that cannot be represented.");
-			return DPB_ERANGE;
+			dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+						"Block %d's noise scale is outside [1e-290, 1e290].", b + 1);
+			return DPB_EINVAL;
 		}
 		r->grid_exp[b] = floor_log2(mn) - DPB_GRID_BITS;
 		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
@@ -187,7 +188,7 @@ calibrate_gaussian(dpb_release *r, const dpb_layout *L, dpb_err *err)
 	{
 		dpb_err_set(err, "epsilon and delta are too small for this release",
 					"Rounding to the noise grid would take more than half of the privacy budget.");
-		return DPB_ERANGE;
+		return DPB_EINVAL;
 	}
 	if ((st = set_grid(r, L, &eta, err)) != DPB_OK)
 		return st;
@@ -214,12 +215,24 @@ calibrate_laplace(dpb_release *r, const dpb_layout *L, dpb_err *err)
 	{
 		dpb_err_set(err, "epsilon is too small for this release",
 					"Rounding to the noise grid would take more than half of the privacy budget.");
-		return DPB_ERANGE;
+		return DPB_EINVAL;
 	}
 	if ((st = set_grid(r, L, &eta, err)) != DPB_OK)
 		return st;
 	r->rho = 0.5 * r->p.epsilon * r->p.epsilon;
 	return DPB_OK;
+}
+
+/* A block's sensitivity overflows for a huge clip or y_bound (R^4, Ry^4). */
+static int
+sens_representable(const dpb_release *r, int b, dpb_err *err)
+{
+	if (dpb_isfinite(r->block_sens[b]))
+		return 1;
+	dpb_err_set(err, "the privacy parameters give a sensitivity that is not representable",
+				"Block %d's sensitivity overflows double precision: clip or y_bound is too large.",
+				b + 1);
+	return 0;
 }
 
 dpb_status
@@ -266,6 +279,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l2_block(&L, b, R, Ry);
+			if (!sens_representable(r, b, err))
+				return DPB_ERANGE;
 			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
 		}
@@ -297,6 +312,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		for (b = 0; b < L.nblocks; b++)
 		{
 			r->block_sens[b] = dpb_sens_l1_block(&L, b, B, R, Ry);
+			if (!sens_representable(r, b, err))
+				return DPB_ERANGE;
 			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
 			if (b < L.nmodel_blocks)
@@ -803,6 +820,13 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 				rd.bad = 1;
 				break;
 			}
+			/* a NUL inside would end the name early (names.h) */
+			if (memchr(q, '\0', l) != NULL)
+			{
+				dpb_err_set(err, "invalid release",
+							"Feature %u's name contains a NUL byte.", j + 1);
+				return DPB_ECORRUPT;
+			}
 			memcpy(r->p.names[j], q, l);
 			r->p.names[j][l] = '\0';
 		}
@@ -834,6 +858,74 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	if (st != DPB_OK)
 		dpb_release_free_stats(r);
 	return st;
+}
+
+/*
+ * The calibration must be usable: finite and positive, with every entry's
+ * noise scale at most DPB_MAX_NOISE_SCALE, so that no draw of the noise
+ * (a few hundred scales at the very most) can overflow a double.
+ */
+static dpb_status
+calibration_usable(const dpb_release *r, dpb_err *err)
+{
+	double	   *scale;
+	int			b,
+				k;
+
+	if (r->p.mechanism == DPB_MECH_NONE)
+		return DPB_OK;
+	if (!(dpb_isfinite(r->sensitivity) && r->sensitivity > 0 &&
+		  dpb_isfinite(r->noise_scale) && r->noise_scale > 0))
+	{
+		dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+					"The sensitivity or the noise scale is not a positive finite number.");
+		return DPB_EINVAL;
+	}
+	for (b = 0; b < r->nblocks; b++)
+		if (!(dpb_isfinite(r->block_weight[b]) && r->block_weight[b] > 0 &&
+			  dpb_isfinite(r->block_sens[b]) && r->block_sens[b] > 0))
+		{
+			dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+						"Block %d's sensitivity or noise weight is not a positive finite number.",
+						b + 1);
+			return DPB_EINVAL;
+		}
+	scale = malloc(sizeof(double) * (r->nstats > 0 ? r->nstats : 1));
+	if (scale == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	dpb_release_noise_scale(r, scale);
+	for (k = 0; k < r->nstats; k++)
+		if (!(dpb_isfinite(scale[k]) && scale[k] <= DPB_MAX_NOISE_SCALE))
+		{
+			free(scale);
+			dpb_err_set(err, "the privacy parameters give a noise scale that is not representable",
+						"Statistic %d would get noise of scale above %g.", k + 1,
+						DPB_MAX_NOISE_SCALE);
+			return DPB_EINVAL;
+		}
+	free(scale);
+	return DPB_OK;
+}
+
+dpb_status
+dpb_release_check_params(dpb_model model, const dpb_params *p, int d, dpb_err *err)
+{
+	dpb_release r;
+	dpb_status	st;
+
+	memset(&r, 0, sizeof(r));
+	r.version = DPB_RELEASE_VERSION;
+	r.model = model;
+	r.p = *p;
+	r.p.d = d;
+	r.d = d;
+	if ((st = dpb_params_check_model(&r.p, model, d, err)) != DPB_OK ||
+		(st = dpb_release_calibrate(&r, err)) != DPB_OK)
+		return st;
+	return calibration_usable(&r, err);
 }
 
 static int
@@ -879,28 +971,13 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (r->p.d != r->d ||
 		dpb_params_check_model(&r->p, r->model, r->d, &e2) != DPB_OK)
 	{
-		dpb_err_set(err, "invalid release", "Its privacy parameters are invalid: %s.",
-					r->p.d != r->d ? "feature count mismatch" : e2.msg);
+		if (r->p.d != r->d)
+			dpb_err_set(err, "invalid release", "Its feature counts do not match.");
+		else
+			dpb_err_set(err, "invalid release", "Its privacy parameters are invalid (%s). %s",
+						e2.msg, e2.detail);
 		return DPB_ECORRUPT;
 	}
-	if (r->p.has_names)
-		for (j = 0; j < r->d; j++)
-		{
-			const unsigned char *s = (const unsigned char *) r->p.names[j];
-
-			if (s[0] == '\0' || memchr(s, '\0', DPB_NAME_LEN) == NULL)
-			{
-				dpb_err_set(err, "invalid release", "Feature %d has an invalid name.", j + 1);
-				return DPB_ECORRUPT;
-			}
-			for (; *s; s++)
-				if (*s < 0x20)
-				{
-					dpb_err_set(err, "invalid release",
-								"Feature %d's name has a control character.", j + 1);
-					return DPB_ECORRUPT;
-				}
-		}
 	dpb_release_layout(r, &L);
 	if (r->nblocks != L.nblocks || r->nstats != L.nstats)
 	{
@@ -921,6 +998,11 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (dpb_release_calibrate(&chk, &e2) != DPB_OK)
 	{
 		dpb_err_set(err, "invalid release", "Its calibration fails: %s.", e2.msg);
+		return DPB_ECORRUPT;
+	}
+	if (calibration_usable(&chk, &e2) != DPB_OK)
+	{
+		dpb_err_set(err, "invalid release", "%s", e2.detail);
 		return DPB_ECORRUPT;
 	}
 	if (!close_rel(chk.sensitivity, r->sensitivity) ||

@@ -125,8 +125,23 @@ void		dpb_release_free_stats(dpb_release *r);
  * dpb_release_validate. */
 void		dpb_release_derive(dpb_release *r);
 
+/* Largest noise scale of one entry: a draw can then never overflow. */
+#define DPB_MAX_NOISE_SCALE 1e290
+
+/*
+ * Checks the parameters for a model and d and that their calibration is
+ * usable: finite, positive, every entry's noise scale at most
+ * DPB_MAX_NOISE_SCALE (DPB_EINVAL otherwise).  The release aggregates call
+ * it before reading any row, so that parameters whose release could not be
+ * stored are refused at once.
+ */
+dpb_status	dpb_release_check_params(dpb_model model, const dpb_params *p, int d,
+									 dpb_err *err);
+
 /* Full consistency check of a release (done by unpack; exposed for the JSON
- * input path). */
+ * input path and the aggregates' final function): the parameters (feature
+ * names by the rule of names.h), the layout, finite statistics, and a
+ * usable calibration equal to the one the parameters imply. */
 dpb_status	dpb_release_validate(const dpb_release *r, dpb_err *err);
 
 /* A growable string for JSON output (malloc'ed). */

@@ -46,22 +46,29 @@ static double
 block_norm_sq(dpb_block_kind kind, double k, double a, double a2, double t,
 			  double y, double y2)
 {
-	double		A = k + a,
-				A2 = k + a2,
-				T = k + t;
+	/*
+	 * Expanded so that the intercept's constant terms cancel algebraically,
+	 * not in floating point: (k + a)^2 + (k + a2)^2 - 2 (k + t)^2 computed
+	 * as written loses the O(R^2) part when R^2 is below the double's
+	 * resolution of k (docs/privacy.md §13).
+	 */
+	double		d1 = a + a2 - 2.0 * t,
+				yd = y - y2;
 
 	switch (kind)
 	{
 		case DPB_BLK_T1:
-			return A + A2 - 2.0 * T;
+			return d1;
 		case DPB_BLK_T2:
-			return A * A + A2 * A2 - 2.0 * T * T;
+			return 2.0 * k * d1 + a * a + a2 * a2 - 2.0 * t * t;
 		case DPB_BLK_YT1:
-			return y * y * A + y2 * y2 * A2 - 2.0 * y * y2 * T;
+			return k * yd * yd + y * y * a + y2 * y2 * a2 - 2.0 * y * y2 * t;
 		case DPB_BLK_YY:
 			return sq(y * y - y2 * y2);
 		case DPB_BLK_YT2:
-			return y * y * A * A + y2 * y2 * A2 * A2 - 2.0 * y * y2 * T * T;
+			return k * k * yd * yd
+				+ 2.0 * k * (y * y * a + y2 * y2 * a2 - 2.0 * y * y2 * t)
+				+ y * y * a * a + y2 * y2 * a2 * a2 - 2.0 * y * y2 * t * t;
 		case DPB_BLK_X3:
 			return a * a * a + a2 * a2 * a2 - 2.0 * t * t * t;
 		case DPB_BLK_X4:
@@ -140,20 +147,46 @@ dpb_sens_pair_sq(const dpb_layout *L, const double *nw,
 	return sum;
 }
 
+/*
+ * Offsets from the intercept (docs/privacy.md §13).  The inner variable u
+ * = |T| ranges over [max(0, k - R^2), k + R^2]; it is carried as s = u - k
+ * in [smin, R^2], smin = max(-k, -R^2), so that Am^2 - u^2 is evaluated as
+ * (R^2 - s) (2k + R^2 + s) without cancellation when R^2 << k.
+ */
+static double
+s_min(int k, double R2)
+{
+	return k ? fmax(-(double) k, -R2) : 0.0;
+}
+
+/* Am^2 - u^2 = (Am - u) (Am + u) with u = k + s, Am = k + R^2. */
+static double
+am2_minus_u2(int k, double R2, double s)
+{
+	return (R2 - s) * (2.0 * k + R2 + s);
+}
+
+/* Am^2 - T0^2, T0 = max(0, k - R^2) the smallest |T|: 4 k R^2 when
+ * R^2 < k, Am^2 otherwise. */
+static double
+am2_minus_t02(int k, double R2)
+{
+	return R2 < k ? 4.0 * k * R2 : sq(k + R2);
+}
+
 /* ---------------------------------------------------------------------
  * Logistic: blocks YT1 (weight cL) and T2 (weight cQ), y in {-1, +1}.
  * Delta^2 = 2 cL Am + 2 cQ Am^2 + max_{u in [lo, hi]} (2 cL u - 2 cQ u^2),
- * u = |T|, lo = max(0, k - R^2), hi = k + R^2   (docs/privacy.md §3).
+ * u = |T|, lo = max(0, k - R^2), hi = k + R^2   (docs/privacy.md §3),
+ * evaluated as 2 cL (Am + u) + 2 cQ (Am^2 - u^2) in s = u - k (§13).
  * --------------------------------------------------------------------- */
 static double
 sup_logistic(int k, double R, double cL, double cQ)
 {
-	double		Am = k + R * R;
-	double		lo = fmax(0.0, k - R * R);
-	double		hi = Am;
-	double		u = fmin(fmax(cL / (2.0 * cQ), lo), hi);
+	double		R2 = R * R;
+	double		s = fmin(fmax(cL / (2.0 * cQ) - k, s_min(k, R2)), R2);
 
-	return 2.0 * cL * Am + 2.0 * cQ * Am * Am + 2.0 * cL * u - 2.0 * cQ * u * u;
+	return 2.0 * cL * (2.0 * k + R2 + s) + 2.0 * cQ * am2_minus_u2(k, R2, s);
 }
 
 /* ---------------------------------------------------------------------
@@ -164,7 +197,10 @@ sup_logistic(int k, double R, double cL, double cQ)
  * --------------------------------------------------------------------- */
 typedef struct linear_prob
 {
-	double		Am,
+	int			k;
+	double		R2,
+				smin,
+				Am,
 				Ry,
 				lo,
 				hi,
@@ -176,13 +212,14 @@ typedef struct linear_prob
 static double
 linear_F(const linear_prob *P, double q)
 {
-	double		u = P->cL * P->Ry * q / (2.0 * P->cQ);
+	/* the inner maximiser u = k + s, clamped in s (§13) */
+	double		s = P->cL * P->Ry * q / (2.0 * P->cQ) - P->k;
 
-	u = fmin(fmax(u, P->lo), P->hi);
-	return 2.0 * P->cQ * sq(P->Am)
+	s = fmin(fmax(s, P->smin), P->R2);
+	return 2.0 * P->cQ * am2_minus_u2(P->k, P->R2, s)
 		+ P->cL * P->Am * (sq(P->Ry) + q * q)
 		+ P->cS * sq(sq(P->Ry) - q * q)
-		+ 2.0 * P->cL * P->Ry * q * u - 2.0 * P->cQ * u * u;
+		+ 2.0 * P->cL * P->Ry * q * (P->k + s);
 }
 
 /* dF/dq on a piece where the inner maximiser is the constant U. */
@@ -239,6 +276,9 @@ sup_linear(int k, double R, double Ry, double cQ, double cL, double cS)
 				qhi,
 				best;
 
+	P.k = k;
+	P.R2 = R * R;
+	P.smin = s_min(k, P.R2);
 	P.Am = k + R * R;
 	P.Ry = Ry;
 	P.lo = fmax(0.0, k - R * R);
@@ -270,10 +310,9 @@ static double
 sup_poisson_ic(double R, double Ry, double cQ, double cP)
 {
 	double		Am2 = sq(1.0 + R * R);
-	double		T02 = sq(fmax(0.0, 1.0 - R * R));
+	double		D = am2_minus_t02(1, R * R);	/* Am^2 - T0^2, §13 */
 
-	return 2.0 * cQ * (Am2 - T02)
-		+ cP * sq(Ry) * fmax(Am2, 2.0 * (Am2 - T02));
+	return 2.0 * cQ * D + cP * sq(Ry) * fmax(Am2, 2.0 * D);
 }
 
 /* ---------------------------------------------------------------------
@@ -291,9 +330,12 @@ poisson_noic_H(double R, double Ry, double q,
 		+ (c3 * R2 + c4 * R2 * R2) * (Ry * Ry + q * q);
 	double		beta = 2.0 * c1 + 2.0 * c3 * Ry * q;
 	double		gamma = 2.0 * c2 + 2.0 * c4 * Ry * q;
-	double		t = fmax(-beta / (2.0 * gamma), -R2);
 
-	return alpha - beta * t - gamma * t * t;
+	/* t = -R^2: alpha + beta R^2 - gamma R^4 with the cancelling terms
+	 * removed (§13); otherwise the interior maximum alpha + beta^2 / 4 gamma */
+	if (beta >= 2.0 * gamma * R2)
+		return 4.0 * c1 * R2 + c3 * R2 * sq(Ry + q) + c4 * R2 * R2 * sq(Ry - q);
+	return alpha + beta * beta / (4.0 * gamma);
 }
 
 static double
@@ -316,10 +358,13 @@ static double
 sup_xmoments(double R, double c3, double c4)
 {
 	double		R2 = R * R;
-	double		t = fmax(-3.0 * c3 / (4.0 * c4), -R2);
+	double		m = 3.0 * c3 / (4.0 * c4);	/* |t*| */
 
-	return 2.0 * c3 * R2 * R2 * R2 + 2.0 * c4 * sq(R2 * R2)
-		- 2.0 * c3 * t * t * t - 2.0 * c4 * sq(t * t);
+	/* t = -R^2: the X4 terms cancel exactly (§13) */
+	if (m >= R2)
+		return 4.0 * c3 * R2 * R2 * R2;
+	/* -2 c3 t^3 - 2 c4 t^4 at t = -m is 2 m^3 (c3 - c4 m) = m^3 c3 / 2 */
+	return 2.0 * c3 * R2 * R2 * R2 + 2.0 * c4 * sq(R2 * R2) + 0.5 * c3 * m * m * m;
 }
 
 /* Checks that L is one of the layouts dpb_layout_init builds, possibly
@@ -473,15 +518,15 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 
 /* ---------------------------------------------------------------------
  * One block alone (docs/privacy.md §7).  T0 = max(0, k - R^2) is the
- * smallest |T|, Tmin = k - R^2 the smallest T.
+ * smallest |T|, Tmin = k - R^2 the smallest T; the differences Am^2 - T0^2
+ * and Am - Tmin are taken in closed form (§13).
  * --------------------------------------------------------------------- */
 double
 dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 {
 	double		k,
 				Am,
-				T0,
-				Tmin,
+				D,
 				v;
 	dpb_ydomain dom;
 
@@ -496,8 +541,7 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 			(1.0 + SENS_MARGIN);
 	k = L->intercept ? 1.0 : 0.0;
 	Am = k + R * R;
-	T0 = fmax(0.0, k - R * R);
-	Tmin = k - R * R;
+	D = am2_minus_t02((int) k, R * R);	/* Am^2 - T0^2 (§13) */
 
 	switch (L->kind[b])
 	{
@@ -505,11 +549,11 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 			v = 4.0 * R * R;
 			break;
 		case DPB_BLK_T2:
-			v = 2.0 * (Am * Am - T0 * T0);
+			v = 2.0 * D;
 			break;
 		case DPB_BLK_YT1:
 			if (dom == DPB_Y_NONNEG)
-				v = sq(Ry) * fmax(Am, 2.0 * (Am - Tmin));
+				v = sq(Ry) * fmax(Am, 4.0 * R * R);	/* Am - Tmin = 2 R^2 */
 			else
 				v = 4.0 * sq(Ry) * Am;
 			break;
@@ -518,7 +562,7 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 			break;
 		case DPB_BLK_YT2:
 			if (dom == DPB_Y_NONNEG)
-				v = sq(Ry) * fmax(Am * Am, 2.0 * (Am * Am - T0 * T0));
+				v = sq(Ry) * fmax(Am * Am, 2.0 * D);
 			else
 				v = 4.0 * sq(Ry) * Am * Am;
 			break;

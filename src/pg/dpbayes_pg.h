@@ -15,6 +15,7 @@
 #include "release.h"
 #include "posterior.h"
 #include "utils/jsonb.h"
+#include "utils/numeric.h"
 
 #include <gsl/gsl_rng.h>
 
@@ -41,8 +42,25 @@ void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
 void		dpb_pg_release_from_datum(Datum d, dpb_release *r);
 Datum		dpb_pg_release_to_datum(const dpb_release *r);
 
+/* release_io.c: the WARNING of every inference over a release made with
+ * dpbayes.insecure_noise_seed (a no-op for other releases). */
+void		dpb_pg_warn_insecure(const dpb_release *r);
+
 /* release_json_in.c: parses the JSON form (errors are raised). */
 void		dpb_pg_release_from_json(const char *text, dpb_release *r);
+
+/* input.c: untrusted input.  dpb_pg_quote: at most 64 bytes of s, escaped,
+ * for a message (names.h).  dpb_pg_numeric_float8: a numeric as double
+ * without echoing it; *overflow when it is finite but beyond the double
+ * range (tiny values round to 0 as in arithmetic).  dpb_pg_numeric_int64:
+ * 1 and *out when n is an integer in [lo, hi], 0 when an integer out of it,
+ * -1 when not an integer.  dpb_pg_to_utf8 / dpb_pg_from_utf8: the release's
+ * UTF-8 names from and to the server encoding. */
+char	   *dpb_pg_quote(const char *s, size_t len);
+double		dpb_pg_numeric_float8(Numeric n, bool *overflow);
+int			dpb_pg_numeric_int64(Numeric n, int64 lo, int64 hi, int64 *out);
+char	   *dpb_pg_to_utf8(const char *s, size_t len);
+char	   *dpb_pg_from_utf8(const char *s);
 
 /* infer_opts.c: the options jsonb of dpbayes.posterior() */
 void		dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r,

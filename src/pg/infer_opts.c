@@ -29,10 +29,16 @@ static double
 jnum(JsonbValue *v, const char *key)
 {
 	double		x;
+	bool		overflow;
 
 	if (v->type != jbvNumeric)
 		bad_option(key, "A number is expected.");
-	x = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v->val.numeric)));
+	x = dpb_pg_numeric_float8(v->val.numeric, &overflow);	/* no echo */
+	if (overflow)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("invalid value for option \"%s\"", key),
+				 errdetail("The value is out of the range of double precision.")));
 	if (isnan(x) || isinf(x))
 		bad_option(key, "The value must be finite.");
 	return x;
@@ -174,7 +180,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 		if (k->name == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%s\"", key),
+					 errmsg("unknown option \"%s\"", dpb_pg_quote(key, strlen(key))),
 					 errhint("See docs/posterior.md for the options of each model.")));
 		if (linear ? !k->linear : !k->glm)
 			ereport(ERROR,

@@ -86,7 +86,7 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 				 errmsg("%s", err->msg),
 				 err->detail[0] ? errdetail("%s", err->detail) : 0));
 	if (st != DPB_OK)
-		dpb_pg_raise(st, err, ERRCODE_DATA_CORRUPTED);
+		dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
 	if (dr->rejected > 0)
 		ereport(NOTICE,
 				(errmsg("%ld sampler proposals were rejected (non-finite density or a matrix not positive definite)",
@@ -112,6 +112,7 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("only the seed may be null")));
 	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), r);
+	dpb_pg_warn_insecure(r);
 	dpb_infer_opts_default(o, r);
 	sampler_args(fcinfo, 1, o);
 	method = text_to_cstring(PG_GETARG_TEXT_PP(5));
@@ -124,7 +125,7 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown method \"%s\"", method),
+				 errmsg("unknown method \"%s\"", dpb_pg_quote(method, strlen(method))),
 				 errhint("Use \"noise_aware\", \"naive\" or \"nonprivate\".")));
 	/* a non-private release is always analysed exactly */
 	if (r->p.mechanism == DPB_MECH_NONE && o->method == DPB_METHOD_NOISE_AWARE)
@@ -146,7 +147,7 @@ emit_draws(ReturnSetInfo *rsinfo, dpb_draws *dr)
 		Datum	   *names = palloc(sizeof(Datum) * dr->nvars);
 
 		for (k = 0; k < dr->nvars; k++)
-			names[k] = CStringGetTextDatum(dr->names[k]);
+			names[k] = CStringGetTextDatum(dpb_pg_from_utf8(dr->names[k]));
 		for (c = 0; c < dr->chains; c++)
 			for (i = 0; i < dr->iters; i++)
 			{
@@ -198,7 +199,7 @@ emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
 				ereport(ERROR,
 						(errcode(ERRCODE_OUT_OF_MEMORY),
 						 errmsg("out of memory")));
-			v[0] = CStringGetTextDatum(dr->names[k]);
+			v[0] = CStringGetTextDatum(dpb_pg_from_utf8(dr->names[k]));
 			v[1] = Float8GetDatum(s.mean);
 			v[2] = Float8GetDatum(s.median);
 			v[3] = Float8GetDatum(s.sd);

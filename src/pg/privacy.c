@@ -16,6 +16,8 @@
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
+#include "names.h"
+
 #define NATTS 13
 enum
 {
@@ -77,8 +79,7 @@ name_array(Datum d, dpb_params *p)
 	Datum	   *elems;
 	bool	   *nulls;
 	int			n,
-				i,
-				j;
+				i;
 
 	if (ARR_NDIM(a) == 0)
 		return 0;
@@ -94,31 +95,25 @@ name_array(Datum d, dpb_params *p)
 				 errdetail("At most %d features are supported; got %d.", DPB_MAX_D, n)));
 	for (i = 0; i < n; i++)
 	{
+		text	   *t;
 		char	   *s;
-		const unsigned char *c;
+		dpb_err		err;
 
 		if (nulls[i])
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("features must not contain nulls")));
-		s = TextDatumGetCString(elems[i]);
-		if (s[0] == '\0' || strlen(s) >= DPB_NAME_LEN)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("feature names must have between 1 and %d bytes",
-							DPB_NAME_LEN - 1)));
-		for (c = (const unsigned char *) s; *c; c++)
-			if (*c < 0x20)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("feature names must not contain control characters")));
+		t = DatumGetTextPP(elems[i]);
+		/* the release stores UTF-8; the one rule of names.h (the
+		 * duplicates are checked with the others by dpb_params_check) */
+		if (VARSIZE_ANY_EXHDR(t) >= DPB_NAME_LEN)
+			s = VARDATA_ANY(t); /* too long: refused below, not converted */
+		else
+			s = dpb_pg_to_utf8(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+		if (dpb_name_check(s, s == VARDATA_ANY(t) ? VARSIZE_ANY_EXHDR(t) : strlen(s),
+						   i, &err) != DPB_OK)
+			dpb_pg_raise(DPB_EINVAL, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 		strlcpy(p->names[i], s, DPB_NAME_LEN);
-		for (j = 0; j < i; j++)
-			if (strcmp(p->names[j], s) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("feature names must be unique"),
-						 errdetail("\"%s\" appears more than once.", s)));
 	}
 	return n;
 }
@@ -147,7 +142,7 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 		if (p->mechanism == 0 || p->mechanism == DPB_MECH_NONE)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown noise mechanism \"%s\"", m),
+					 errmsg("unknown noise mechanism \"%s\"", dpb_pg_quote(m, strlen(m))),
 					 errhint("Use \"gaussian\" or \"laplace\".")));
 	}
 	if (isnull[A_DELTA])
@@ -174,7 +169,7 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 		if (p->scaling == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown scaling \"%s\"", s),
+					 errmsg("unknown scaling \"%s\"", dpb_pg_quote(s, strlen(s))),
 					 errhint("Use \"box\" or \"ball\".")));
 	}
 	if (!isnull[A_LOWER])

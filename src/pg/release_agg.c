@@ -66,16 +66,33 @@ state_new(MemoryContext cxt, dpb_model model)
 /* The release also holds the moments of the features (x_moments). */
 #define STATE_XMOM(s) ((s)->params.x_moments > 0)
 
+/*
+ * The parameters for the model and d, and their calibration: one whose noise
+ * scale is not representable would give a release that cannot be stored and
+ * read back, so it is refused before any row is read.
+ */
+static void
+check_release_params(const dpb_params *p, dpb_model model, int d)
+{
+	dpb_err		err;
+	dpb_status	st = dpb_params_check_model(p, model, d, &err);
+
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	/* valid parameters: what fails now is their calibration */
+	if (dpb_release_check_params(model, p, d, &err) != DPB_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg_internal("%s", err.msg),
+				 err.detail[0] ? errdetail_internal("%s", err.detail) : 0,
+				 errhint("Use a larger epsilon, or smaller clip and y_bound: the noise must be representable in double precision.")));
+}
+
 /* Fixes d: validates the parameters for the model and sets up the sums. */
 static void
 state_setup(RelState *s, MemoryContext cxt, int d)
 {
-	dpb_err		err;
-	dpb_status	st;
-
-	st = dpb_params_check_model(&s->params, s->model, d, &err);
-	if (st != DPB_OK)
-		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	check_release_params(&s->params, s->model, d);
 	s->params.d = d;
 	/* with the count block under add/remove neighbours */
 	dpb_params_model_layout(&s->params, s->model, d, &s->L);
@@ -499,9 +516,7 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 	if (s == NULL || s->d == 0)
 	{
 		empty_group_params(fcinfo, &r.p);
-		st = dpb_params_check_model(&r.p, model, r.p.d, &err);
-		if (st != DPB_OK)
-			dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+		check_release_params(&r.p, model, r.p.d);
 		r.d = r.p.d;
 		r.n = 0;
 	}
@@ -537,6 +552,18 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	}
 	r.insecure = insecure ? 1 : 0;
+	/* the last line of defence: never store a release that cannot be read
+	 * back (the messages name statistics by position, never a value) */
+	st = dpb_release_validate(&r, &err);
+	if (st != DPB_OK)
+	{
+		memset(r.stats, 0, sizeof(double) * r.nstats);
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the release is not representable"),
+				 errdetail_internal("%s", err.detail[0] ? err.detail : err.msg),
+				 errhint("Use a larger epsilon, or smaller clip and y_bound, so that the noisy statistics stay within double precision.")));
+	}
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
 }
 
@@ -594,5 +621,12 @@ dpbayes_nonprivate_final(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory")));
+	st = dpb_release_validate(&r, &err);
+	if (st != DPB_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the statistics are not representable"),
+				 errdetail_internal("%s", err.detail[0] ? err.detail : err.msg),
+				 errhint("Use smaller clip and y_bound.")));
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
 }

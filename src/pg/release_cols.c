@@ -153,8 +153,27 @@ resolve_call(FunctionCallInfo fcinfo, dpb_model model)
 	return c;
 }
 
+/*
+ * A numeric feature beyond the double range: the conversion of core would
+ * print the value (issue 8, finding 4), so the range is checked here and
+ * only the feature's position is named.  Tiny values round to 0 (or a
+ * subnormal), as double arithmetic does.
+ */
+pg_attribute_noreturn()
+static void
+numeric_range_error(int feature)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("feature %d is out of the range of double precision", feature),
+			 errdetail("A numeric feature value (argument %d of the feature list) is too large in magnitude to convert to double precision; the value is not shown.",
+					   feature),
+			 errhint("Clamp or rescale the column to the public bounds before the release.")));
+	pg_unreachable();
+}
+
 static inline double
-to_double(col_kind k, Datum v)
+to_double(col_kind k, Datum v, int feature)
 {
 	switch (k)
 	{
@@ -169,8 +188,15 @@ to_double(col_kind k, Datum v)
 		case COL_INT8:
 			return (double) DatumGetInt64(v);
 		case COL_NUMERIC:
-			/* NaN and infinity stay so and are rejected while clipping */
-			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, v));
+			{
+				/* NaN and infinity stay so and are rejected while clipping */
+				bool		overflow;
+				double		x = dpb_pg_numeric_float8(DatumGetNumeric(v), &overflow);
+
+				if (overflow)
+					numeric_range_error(feature);
+				return x;
+			}
 		default:
 			pg_unreachable();
 	}
@@ -198,7 +224,7 @@ spread_features(FunctionCallInfo fcinfo, cols_call *c)
 	deconstruct_array(a, c->elemtype, c->elmlen, c->elmbyval, c->elmalign,
 					  &elems, NULL, &n);
 	for (j = 0; j < n; j++)
-		c->x[j] = to_double(c->kind[0], elems[j]);
+		c->x[j] = to_double(c->kind[0], elems[j], j + 1);
 	return d;
 }
 
@@ -230,7 +256,7 @@ cols_trans(FunctionCallInfo fcinfo, dpb_model model)
 				c->x[j] = DatumGetFloat8(xs[j].value);
 		else
 			for (j = 0; j < d; j++)
-				c->x[j] = to_double(c->kind[j], xs[j].value);
+				c->x[j] = to_double(c->kind[j], xs[j].value, j + 1);
 	}
 	if (dpb_rel_d(s) == 0)
 		dpb_rel_setup(s, aggcxt, d);

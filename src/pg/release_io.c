@@ -39,6 +39,17 @@ dpb_pg_release_from_datum(Datum d, dpb_release *r)
 	r->stats = stats;
 }
 
+void
+dpb_pg_warn_insecure(const dpb_release *r)
+{
+	if (r->insecure)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("the release was made with insecure test noise"),
+				 errdetail("Its noise came from the deterministic stream of dpbayes.insecure_noise_seed: the release is not differentially private, and neither is anything inferred from it."),
+				 errhint("Make the release again with dpbayes.insecure_noise_seed = -1 (the default) before publishing it or any result from it.")));
+}
+
 Datum
 dpb_pg_release_to_datum(const dpb_release *r)
 {
@@ -66,7 +77,8 @@ release_json_cstring(const dpb_release *r)
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory")));
 	}
-	out = pstrdup(b.data);
+	/* the release's names are UTF-8; the text is in the server encoding */
+	out = pstrdup(dpb_pg_from_utf8(b.data));
 	dpb_buf_free(&b);
 	return out;
 }
@@ -198,7 +210,7 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 		if (r.p.has_bounds)
 			appendStringInfo(&s, " [%g, %g]", r.p.lower[j], r.p.upper[j]);
 	}
-	put_kv(rsinfo, "features", s.data);
+	put_kv(rsinfo, "features", dpb_pg_from_utf8(s.data));
 	put_kv(rsinfo, "scaling", r.p.has_bounds ? dpb_scaling_name(r.p.scaling) : "none (features used as given)");
 	put_kv(rsinfo, "clip", fmt_num(r.p.clip));
 	if (r.model != DPB_MODEL_LOGISTIC)
@@ -249,7 +261,7 @@ dpbayes_release_stats(PG_FUNCTION_ARGS)
 		dpb_layout_entry(&L, k, &e);
 		dpb_layout_label(&L, k, names, label, sizeof(label));
 		v[0] = CStringGetTextDatum(dpb_block_kind_name(L.kind[e.block]));
-		v[1] = CStringGetTextDatum(label);
+		v[1] = CStringGetTextDatum(dpb_pg_from_utf8(label));
 		v[2] = Float8GetDatum(r.stats[k]);
 		v[3] = Float8GetDatum(sd[k]);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);

@@ -15,6 +15,7 @@
 #include "utils/numeric.h"
 
 #include "layout.h"
+#include "names.h"
 
 pg_attribute_noreturn()
 static void
@@ -42,10 +43,46 @@ field(JsonbContainer *c, const char *key, bool required)
 static double
 num(JsonbValue *v, const char *key)
 {
+	double		x;
+	bool		overflow;
+
 	if (v == NULL || v->type != jbvNumeric)
 		bad(psprintf("Key \"%s\" must be a number.", key));
-	return DatumGetFloat8(DirectFunctionCall1(numeric_float8,
-											  NumericGetDatum(v->val.numeric)));
+	x = dpb_pg_numeric_float8(v->val.numeric, &overflow);
+	if (overflow)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("invalid input syntax for type dpbayes.release"),
+				 errdetail("Key \"%s\" is out of the range of double precision.", key)));
+	return x;
+}
+
+/* An integer in [lo, hi], parsed as an integer (never through a double). */
+static int64
+integer(JsonbValue *v, const char *key, int64 lo, int64 hi)
+{
+	int64		x = 0;
+	int			st;
+
+	if (v == NULL || v->type != jbvNumeric)
+		bad(psprintf("Key \"%s\" must be a number.", key));
+	st = dpb_pg_numeric_int64(v->val.numeric, lo, hi, &x);
+	if (st < 0)
+		bad(psprintf("Key \"%s\" must be an integer.", key));
+	if (st == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("invalid input syntax for type dpbayes.release"),
+				 errdetail("Key \"%s\" must be an integer between " INT64_FORMAT " and " INT64_FORMAT ".",
+						   key, lo, hi)));
+	return x;
+}
+
+/* untrusted text for a message */
+static const char *
+q(const char *s)
+{
+	return dpb_pg_quote(s, strlen(s));
 }
 
 static char *
@@ -96,7 +133,6 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	dpb_layout	L;
 	dpb_err		err;
 	dpb_status	st;
-	double		dn;
 	int			nb,
 				b,
 				j;
@@ -110,13 +146,13 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	s = str(field(root, "format", true), "format");
 	if (strcmp(s, "dpbayes.release") != 0)
 		bad("Key \"format\" must be \"dpbayes.release\".");
-	r->version = (int) num(field(root, "version", true), "version");
+	r->version = (int) integer(field(root, "version", true), "version", 0, 65535);
 	if (r->version != DPB_RELEASE_VERSION)
 		bad(psprintf("Unsupported format version %d.", r->version));
 	s = str(field(root, "model", true), "model");
 	r->model = dpb_model_from_name(s);
 	if (r->model == 0)
-		bad(psprintf("Unknown model \"%s\".", s));
+		bad(psprintf("Unknown model \"%s\".", q(s)));
 	/* a release without the key predates add/remove neighbours */
 	v = field(root, "neighbours", false);
 	r->p.neighbours = v ? dpb_neighbours_from_name(str(v, "neighbours")) : DPB_NB_REPLACE;
@@ -131,16 +167,8 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 		r->n = 0;
 	}
 	else
-	{
-		dn = num(v, "n");
-		if (!(dn >= 0 && dn <= 9.0e15) || dn != floor(dn))
-			bad("Key \"n\" must be a non-negative integer.");
-		r->n = (int64) dn;
-	}
-	dn = num(field(root, "d", true), "d");
-	if (!(dn >= 1 && dn <= DPB_MAX_D) || dn != floor(dn))
-		bad(psprintf("Key \"d\" must be an integer between 1 and %d.", DPB_MAX_D));
-	r->d = (int) dn;
+		r->n = integer(v, "n", 0, PG_INT64_MAX);
+	r->d = (int) integer(field(root, "d", true), "d", 1, DPB_MAX_D);
 	r->p.d = r->d;
 	r->p.intercept = boolean(field(root, "intercept", true), "intercept");
 	r->insecure = boolean(field(root, "insecure_test_noise", true), "insecure_test_noise");
@@ -155,10 +183,17 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 			bad("Key \"features\" must have d elements.");
 		for (j = 0; j < n; j++)
 		{
-			char	   *nm = str(getIthJsonbValueFromContainer(c, j), "features");
+			JsonbValue *e = getIthJsonbValueFromContainer(c, j);
+			char	   *nm;
 
-			if (strlen(nm) >= DPB_NAME_LEN)
-				bad("A feature name is too long.");
+			if (e == NULL || e->type != jbvString)
+				bad("Key \"features\" must be an array of strings.");
+			/* the one rule of names.h, on the UTF-8 the release stores */
+			nm = e->val.string.len >= DPB_NAME_LEN ? e->val.string.val :
+				dpb_pg_to_utf8(e->val.string.val, e->val.string.len);
+			if (dpb_name_check(nm, nm == e->val.string.val ? (size_t) e->val.string.len : strlen(nm),
+							   j, &err) != DPB_OK)
+				bad(err.detail);
 			strlcpy(r->p.names[j], nm, DPB_NAME_LEN);
 		}
 		r->p.has_names = 1;
@@ -166,7 +201,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	s = str(field(root, "scaling", true), "scaling");
 	r->p.scaling = dpb_scaling_from_name(s);
 	if (r->p.scaling == 0)
-		bad(psprintf("Unknown scaling \"%s\".", s));
+		bad(psprintf("Unknown scaling \"%s\".", q(s)));
 	v = field(root, "lower", true);
 	if (v != NULL)
 	{
@@ -182,7 +217,7 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	s = str(field(root, "mechanism", true), "mechanism");
 	r->p.mechanism = dpb_mechanism_from_name(s);
 	if (r->p.mechanism == 0)
-		bad(psprintf("Unknown mechanism \"%s\".", s));
+		bad(psprintf("Unknown mechanism \"%s\".", q(s)));
 	r->p.epsilon = num(field(root, "epsilon", true), "epsilon");
 	r->p.delta = num(field(root, "delta", true), "delta");
 	r->sensitivity = num(field(root, "sensitivity", true), "sensitivity");
