@@ -56,6 +56,7 @@ check_names(void)
 		{"1", 1, "reserved 1"},
 		{"intercept", 9, "reserved intercept"},
 		{"sigma", 5, "reserved sigma"},
+		{"n", 1, "reserved n (the count under add/remove neighbours)"},
 	};
 	char		buf[DPB_NAME_LEN + 1];
 	int			i;

@@ -1351,11 +1351,6 @@ check_ar_calibration(void)
 							dpb_err		err;
 							dpb_status	st;
 
-							/* replace with an intercept at R = 1e-12: the
-							 * cancellation of issue 8 finding 3, fixed on another
-							 * branch */
-							if (nb == DPB_NB_REPLACE && ic && ar_radii[ir] < 1e-9)
-								continue;
 							memset(&r, 0, sizeof(r));
 							r.version = DPB_RELEASE_VERSION;
 							r.model = (dpb_model) m;

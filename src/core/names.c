@@ -55,7 +55,9 @@ is_control(const unsigned char *s, int n)
 		(n == 2 && s[0] == 0xC2 && s[1] <= 0x9F);
 }
 
-static const char *const reserved[] = {"y", "1", "intercept", "sigma", NULL};
+/* the output's own names: the response, the constant, the noise sd of
+ * linear regression and the count under add/remove neighbours ("n") */
+static const char *const reserved[] = {"y", "1", "intercept", "sigma", "n", NULL};
 
 dpb_status
 dpb_name_check(const char *s, size_t len, int j, dpb_err *err)
