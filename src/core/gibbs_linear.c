@@ -215,8 +215,11 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 		double		n_sd;
 		int			known;
 
-		/* stopgap: the noisy count as if exact */
+		/* stopgap: the noisy count as if exact (at least 1, so that the
+		 * model stays valid when the noise drives it below) */
 		dpb_release_count(r, &c->N, &n_sd, &known);
+		if (!known && !(c->N >= 1.0))
+			c->N = 1.0;
 	}
 	c->z = r->stats;
 	/* one block of doubles for the state, one for the scratch */

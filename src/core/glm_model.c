@@ -113,6 +113,8 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		/* stopgap: the noisy count as if exact (its statistic is then
 		 * modelled with mean N and no sampling variance) */
 		dpb_release_count(r, &c->N, &n_sd, &known);
+		if (!known && !(c->N >= 1.0))
+			c->N = 1.0;			/* keep N V positive semi-definite */
 	}
 	c->z = r->stats;
 	n = c->n;
