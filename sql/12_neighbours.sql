@@ -58,6 +58,12 @@ CREATE TEMP TABLE sub2 (r dpbayes.release);
 COPY sub TO '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
 COPY sub2 FROM '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
 SELECT a.r::text = b.r::text AS binary_round_trip FROM sub a, sub2 b;
+-- given noise weights (the count's last) round-trip through the text form
+SELECT (r::text::dpbayes.release)::text = r::text AS given_weights_round_trip,
+       r::jsonb ->> 'noise_weights' AS noise_weights,
+       (r::jsonb #>> '{blocks,3,noise_weight}')::float8 AS count_weight
+FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+        noise_weights => ARRAY[1, 2, 3, 4])) r FROM pat WHERE hiv) s;
 -- a forged exact n, or a missing one under replace, is rejected
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{n}', '137')::text::dpbayes.release FROM sub$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{neighbours}', '"replace"')::text::dpbayes.release FROM sub$q$);
