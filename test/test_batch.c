@@ -73,10 +73,13 @@ check_against_doubles(gsl_rng *rng)
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
 			for (d = 1; d <= 6; d += 5)
-				for (xm = 0; xm <= (m == DPB_MODEL_LINEAR); xm++)
+				for (xm = 0; xm <= 2 * (m == DPB_MODEL_LINEAR) + 1; xm++)
 				{
+					/* xm bit 0: the count block of add/remove; bit 1: x
+					 * moments */
+					int			cnt = xm & 1;
 					dpb_layout	L;
-					dpb_acc_bounds ab = {(dpb_model) m, d, xm, 2.0, 2.0, 3.0};
+					dpb_acc_bounds ab = {(dpb_model) m, d, xm >> 1, 2.0, 2.0, 3.0};
 					accbox		a,
 								b,
 								c;
@@ -97,7 +100,9 @@ check_against_doubles(gsl_rng *rng)
 							   *Y = malloc(sizeof(double) * n);
 
 					dpb_layout_init(&L, (dpb_model) m, d, ic);
-					if (xm)
+					if (cnt)
+						dpb_layout_add_count(&L);
+					if (xm >> 1)
 						dpb_layout_add_xmoments(&L);
 					CHECK(L.nstats <= 512, "layout fits the test's arrays");
 					memset(ref, 0, sizeof(ref));
@@ -123,7 +128,7 @@ check_against_doubles(gsl_rng *rng)
 					 * bounded by M moves by at most deg M^(deg-1) q / 2 */
 					q = fmax(ldexp(1.0, -a.acc.kz), m == DPB_MODEL_LOGISTIC ? 0 : ldexp(1.0, -a.acc.ky));
 					M = 3.0;
-					deg = xm ? 4 : m == DPB_MODEL_POISSON ? 3 : 2;
+					deg = (xm >> 1) ? 4 : m == DPB_MODEL_POISSON ? 3 : 2;
 					for (k = 0; k < L.nstats; k++)
 						if (fabs(got[k] - ref[k]) > n * deg * pow(M, deg - 1) * q / 2 + 1e-9 * fabs(ref[k]))
 							bad++;
@@ -134,9 +139,12 @@ check_against_doubles(gsl_rng *rng)
 						bad += I1[k] != I2[k] || e1[k] != e2[k];
 					CHECK(bad == 0, "model %d ic %d d %d xm %d: sums depend on the order (%d)",
 						  m, ic, d, xm, bad);
-					/* the intercept's count entry is exactly n */
-					if (ic || m == DPB_MODEL_POISSON)
-						CHECK(a.acc.G[0] == (dpb_i128) n, "model %d: count %d", m, n);
+					/* G(0, 0) is the number of records, exactly */
+					CHECK(a.acc.G[0] == (dpb_i128) n, "model %d: count %d", m, n);
+					if (cnt)
+						CHECK(I1[L.start[L.nmodel_blocks - 1]] == (dpb_i128) n &&
+							  e1[L.start[L.nmodel_blocks - 1]] == 0,
+							  "model %d: the count statistic is not n", m);
 					free(a.raw);
 					free(b.raw);
 					free(c.raw);
