@@ -260,7 +260,7 @@ dpb_make_install() {
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 		sudo -n make -s install PG_CONFIG="$PG_CONFIG"
 	else
-		echo "make install needs root: run  sudo make install PG_CONFIG=$PG_CONFIG  (then re-run)" >&2
+		echo "make install needs root: run  sudo bash test/setup.sh  (packages, build, install; then re-run)" >&2
 		return 1
 	fi
 }
