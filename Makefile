@@ -14,6 +14,7 @@
 #   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core
 #   make bench      the benchmarks in bench/
+#   make figures    redraw docs/figures/*.png from bench/results (gnuplot)
 #
 # `make check` and `make demo` install missing Debian packages first
 # (apt-get, when run as root; otherwise they print the command to run).
@@ -69,3 +70,6 @@ setup:
 
 bench:
 	bash bench/run_all.sh
+
+figures:
+	bash bench/plots/figures.sh

@@ -48,11 +48,16 @@ if [ -t 0 ]; then
 MSG
 fi
 
+# Clients started from the prompt (\! python3 ..., \! Rscript ...) or from
+# the printed command line find the playground database through libpq's
+# environment variables.
+export PGDATABASE=playground
+
 # Ctrl-C goes to psql (which cancels a query) and must not end the script:
 # psql installs its own SIGINT handler, the script ignores SIGINT meanwhile.
 trap '' INT
 set +e
-"$PGC_BIN/psql" -d playground "$@"
+"$PGC_BIN/psql" "$@"
 rc=$?
 set -e
 trap '_pgc_on_signal INT' INT

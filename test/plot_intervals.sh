@@ -15,7 +15,7 @@ nrow=$(cut -d, -f1,2 "$csv" | sort | uniq -c | awk '{print $2}' | cut -d, -f1 | 
 	awk 'BEGIN {m = 0} $1 > m {m = $1} END {print m}')
 
 {
-	echo "set terminal pngcairo size $((560 * ncol)),$((110 * nrow + 60)) font 'sans,9'"
+	echo "set terminal pngcairo size $((560 * ncol)),$((110 * nrow + 60)) font 'sans,9' noenhanced"
 	echo "set output '$png'"
 	echo "set multiplot layout $nrow,$ncol columnsfirst title 'dpbayes demo: 90% posterior intervals, private (noise-aware, epsilon = 1) vs non-private' font 'sans,11'"
 	echo "set yrange [0.4:2.6]"

@@ -7,6 +7,7 @@
 #include "clip.h"
 #include "ks.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,18 @@ sim_rank_pvalue(const int *ranks, int reps, int ndraws, gsl_rng *rng)
 	D = dpb_ks_uniform_stat(u, reps);
 	free(u);
 	return dpb_ks_pvalue(D, reps);
+}
+
+void
+sim_rank_histogram(const int *ranks, int reps, int ndraws, int j)
+{
+	int			h[10] = {0},
+				i;
+
+	for (i = 0; i < reps; i++)
+		h[ranks[i] * 10 / (ndraws + 1)]++;
+	printf("  rank histogram %d:", j);
+	for (i = 0; i < 10; i++)
+		printf(" %d", h[i]);
+	printf("\n");
 }

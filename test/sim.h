@@ -23,4 +23,9 @@ int			sim_release(dpb_model model, const dpb_params *p, int d,
  * replications; ranks[rep] holds the rank (0..ndraws). */
 double		sim_rank_pvalue(const int *ranks, int reps, int ndraws, gsl_rng *rng);
 
+/* Print the ranks (0..ndraws) of one parameter over `reps` replications as a
+ * 10-bin histogram, "  rank histogram <j>: c0 ... c9" (bench/sbc_*.sh store
+ * these lines; bench/plots/sbc_ranks.sh draws them). */
+void		sim_rank_histogram(const int *ranks, int reps, int ndraws, int j);
+
 #endif

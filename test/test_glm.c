@@ -267,6 +267,9 @@ run_sbc(dpb_model model, int reps, double *clipped_frac, double *pv)
 		dpb_draws_free(&dr);
 		dpb_release_free_stats(&r);
 	}
+	if (getenv("DPB_SBC_DEBUG"))
+		for (j = 0; j < 3; j++)
+			sim_rank_histogram(ranks + j * reps, reps, keep, j);
 	for (j = 0; j < 3; j++)
 	{
 		pv[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, g);

@@ -247,17 +247,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	}
 	if (getenv("DPB_SBC_DEBUG"))
 		for (j = 0; j < 4; j++)
-		{
-			int			h[10] = {0},
-						i;
-
-			for (i = 0; i < reps; i++)
-				h[ranks[j * reps + i] * 10 / (keep + 1)]++;
-			printf("  rank histogram %d:", j);
-			for (i = 0; i < 10; i++)
-				printf(" %d", h[i]);
-			printf("\n");
-		}
+			sim_rank_histogram(ranks + j * reps, reps, keep, j);
 	for (j = 0; j < 4; j++)
 		res->pvalue[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, rng);
 	res->clipped_frac = (double) clipped / ((double) reps * N);
