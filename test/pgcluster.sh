@@ -48,7 +48,8 @@ PGC_USER=""     # OS user running the server (and superuser role name)
 PGC_BIN=""      # directory of initdb, pg_ctl, postgres, psql
 PGC_PORT=""
 
-_pgc_say() { printf 'pgcluster: %s\n' "$*" >&2; }
+# Never fails: cleanup must go on when the terminal is gone (SIGHUP).
+_pgc_say() { printf 'pgcluster: %s\n' "$*" >&2 2>/dev/null || true; }
 
 _pgc_is_root() { [ "$(id -u)" -eq 0 ]; }
 

@@ -23,7 +23,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=test/pgcluster.sh
 source test/pgcluster.sh
 
-say() { printf 'playground: %s\n' "$*" >&2; }
+say() { printf 'playground: %s\n' "$*" >&2 2>/dev/null || true; }
 
 bash test/deps.sh >&2
 make -s PG_CONFIG="$PG_CONFIG" >&2
