@@ -53,12 +53,16 @@ fi
 # environment variables.
 export PGDATABASE=playground
 
-# Ctrl-C goes to psql (which cancels a query) and must not end the script:
-# psql installs its own SIGINT handler, the script ignores SIGINT meanwhile.
+# Ctrl-C goes to psql (which cancels a query) and must not end the script,
+# nor `make playground`: on a terminal, job control (set -m) runs psql as its
+# own foreground process group, so only psql gets the SIGINT; the script also
+# ignores SIGINT meanwhile (psql installs its own handler).
 trap '' INT
 set +e
+if [ -t 0 ]; then set -m; fi
 "$PGC_BIN/psql" "$@"
 rc=$?
+set +m
 set -e
 trap '_pgc_on_signal INT' INT
 
