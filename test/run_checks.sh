@@ -165,7 +165,12 @@ if [ "$rc" -ne 0 ]; then
 	fi
 	if [ -s regression.diffs ]; then
 		# The diff of each failing test: what was expected, what came out.
-		banner "regression.diffs (first 300 of $(wc -l <regression.diffs) lines; whole file: $PWD/regression.diffs)"
+		n=$(wc -l <regression.diffs)
+		if [ "$n" -le 300 ]; then
+			banner "regression.diffs ($n lines: $PWD/regression.diffs)"
+		else
+			banner "regression.diffs (first 300 of $n lines; whole file: $PWD/regression.diffs)"
+		fi
 		head -n 300 regression.diffs
 	else
 		# No diff: pg_regress itself failed (server crash, connection
