@@ -6,7 +6,8 @@
 #   * as root: apt-get update, then apt-get install -y --no-install-recommends;
 #   * otherwise: print the one command line to run (with sudo), exit 1.
 #
-# Used by `make deps`, test/run_checks.sh (`make check`) and test/demo.sh.
+# Used by `make deps`, test/setup.sh, test/run_checks.sh (`make check`),
+# test/demo.sh and test/playground.sh.
 set -euo pipefail
 
 # Build:   make, gcc (+ libc6-dev for the C headers), pkg-config (openblas

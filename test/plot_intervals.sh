@@ -17,14 +17,11 @@ nrow=$(cut -d, -f1,2 "$csv" | sort | uniq -c | awk '{print $2}' | cut -d, -f1 | 
 {
 	echo "set terminal pngcairo size $((560 * ncol)),$((110 * nrow + 60)) font 'sans,9' noenhanced"
 	echo "set output '$png'"
-	echo "set multiplot layout $nrow,$ncol columnsfirst title 'dpbayes demo: 90% posterior intervals, private (noise-aware, epsilon = 1) vs non-private' font 'sans,11'"
+	echo "set multiplot layout $nrow,$ncol columnsfirst title 'dpbayes demo: 90% posterior intervals, private (noise-aware, epsilon = 1) vs non-private' font 'sans,11' margins 0.09,0.98,0.05,0.93 spacing 0.1,0.075"
 	echo "set yrange [0.4:2.6]"
 	echo "set ytics ('non-private' 1, 'private' 2) nomirror"
 	echo "set key off"
 	echo "set grid xtics lc rgb '#dddddd'"
-	echo "set lmargin 11"
-	echo "set tmargin 1.6"
-	echo "set bmargin 1.6"
 	for ds in $datasets; do
 		n=0
 		while IFS= read -r v; do
