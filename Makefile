@@ -4,9 +4,17 @@
 #   make install    install it into the PostgreSQL found by pg_config
 #   make check      every test: C unit tests, then pg_regress on a throwaway
 #                   cluster started and stopped by test/run_checks.sh
-#   make demo       end to end on a throwaway cluster (test/demo.sh)
+#   make demo       end to end on a throwaway cluster (test/demo.sh); writes
+#                   demo-output/intervals.png
+#   make playground psql on a throwaway cluster with dpbayes and the demo
+#                   tables (test/playground.sh); removed when psql exits
+#   make setup      the one privileged step (root or sudo): Debian packages,
+#                   build, install (test/setup.sh; `sudo bash test/setup.sh`
+#                   works before make is installed)
+#   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core
 #   make bench      the benchmarks in bench/
+#   make figures    redraw docs/figures/*.png from bench/results (gnuplot)
 #
 # `make check` and `make demo` install missing Debian packages first
 # (apt-get, when run as root; otherwise they print the command to run).
@@ -21,7 +29,7 @@ UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core \
 	$(shell pkg-config --cflags openblas 2>/dev/null)
 UNIT_LIBS = -lgsl -lopenblas -lm
 
-.PHONY: all install uninstall clean installcheck check demo unit bench deps
+.PHONY: all install uninstall clean installcheck check demo playground setup unit bench deps figures
 
 all:
 	$(PGXS_MAKE) all
@@ -54,5 +62,14 @@ check:
 demo:
 	bash test/demo.sh
 
+playground:
+	bash test/playground.sh
+
+setup:
+	bash test/setup.sh
+
 bench:
 	bash bench/run_all.sh
+
+figures:
+	bash bench/plots/figures.sh

@@ -8,6 +8,9 @@ REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
 PG_CPPFLAGS = -Isrc/core $(shell pkg-config --cflags openblas 2>/dev/null)
 PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
+# Build-path independent objects: two clones of the same commit build the same
+# dpbayes.so, so `make check` in a second clone finds it already installed.
+PG_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 # GSL's own CBLAS (gslcblas) is not linked: OpenBLAS provides the cblas_*
 # symbols GSL needs, and LAPACK.
 SHLIB_LINK = -lgsl -lopenblas -lm

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # bench/sbc_glm.sh — the long simulation-based calibration of noise-aware
 # logistic and Poisson regression (the unit test's SBC with more
-# replications), recorded in bench/results/sbc_glm.md.
+# replications), recorded in bench/results/sbc_glm.md (or $SBC_OUT), with the
+# rank histograms (drawn by bench/plots/sbc_ranks.sh).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPS=${SBC_REPS:-400}
 make -s test/unit_run
-out=bench/results/sbc_glm.md
+out=${SBC_OUT:-bench/results/sbc_glm.md}
 {
 	echo "# Simulation-based calibration, logistic and Poisson regression (NUTS, exact moments)"
 	echo
 	echo "Command: \`SBC_REPS=$REPS bash bench/sbc_glm.sh\` ($(date -u +%Y-%m-%d)). d = 2, N = 2000,"
 	echo "epsilon = 1, delta = 1e-5; (theta, mu, tau, Omega) and the table drawn from the sampler's"
 	echo "prior (theta ~ N(0, 1), mu ~ N(0, 0.1^2), tau ~ half-normal(0.15), Omega ~ LKJ(2)); one chain,"
-	echo "200 warmup, 100 draws; KS p-values of the ranks of theta0, theta1, theta2."
+	echo "200 warmup, 100 draws; KS p-values of the ranks of theta0, theta1, theta2, and their rank"
+	echo "histograms in 10 bins (expected reps/10 each), logistic then Poisson."
 	echo
 	echo '```'
-	DPB_SBC_REPS=$REPS ./test/unit_run glm | grep -E "SBC|ok|FAIL" || true
+	DPB_SBC_DEBUG=1 DPB_SBC_REPS=$REPS ./test/unit_run glm | grep -E "SBC|rank histogram|ok|FAIL" || true
 	echo '```'
 } | tee "$out"

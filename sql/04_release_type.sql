@@ -14,8 +14,13 @@ FROM (SELECT r::jsonb j FROM rel) s;
 -- text round trip is exact; binary round trip through COPY
 SELECT r::text::dpbayes.release::text = r::text AS same FROM rel;
 CREATE TEMP TABLE rel2 (r dpbayes.release);
-COPY rel TO '/tmp/dpbayes_regress_rel.bin' WITH (FORMAT binary);
-COPY rel2 FROM '/tmp/dpbayes_regress_rel.bin' WITH (FORMAT binary);
+-- (the file goes into the server's own data directory: no fixed /tmp path)
+DO $$
+DECLARE f text := current_setting('data_directory') || '/dpbayes_regress_rel.bin';
+BEGIN
+  EXECUTE format('COPY rel TO %L WITH (FORMAT binary)', f);
+  EXECUTE format('COPY rel2 FROM %L WITH (FORMAT binary)', f);
+END $$;
 SELECT rel.r::text = rel2.r::text AS same_binary FROM rel, rel2;
 
 -- forged or broken releases are rejected

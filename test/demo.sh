@@ -4,10 +4,14 @@
 #
 #   deps (test/deps.sh), make, make install, start a throwaway cluster
 #   (test/pgcluster.sh), CREATE DATABASE demo, CREATE EXTENSION dpbayes,
-#   load data/pima_indians_diabetes.csv into table pima, run test/demo.sql,
+#   load test/demo_data.sql (tables pima and boston), run test/demo.sql,
 #   stop the cluster (also on failure or Ctrl-C).
 #
-# Environment: DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG
+# Writes demo-output/intervals.png (private vs non-private 90% posterior
+# intervals of Pima and Boston, test/plot_intervals.sh) and intervals.csv.
+#
+# Environment: DPBAYES_DEMO_OUT (output directory, default demo-output),
+# DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG
 # (see test/pgcluster.sh).
 set -euo pipefail
 
@@ -16,6 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source test/pgcluster.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
+out=${DPBAYES_DEMO_OUT:-demo-output}
 
 banner "dependencies (test/deps.sh)"
 bash test/deps.sh
@@ -32,38 +37,21 @@ pgc_start
 
 psql=("$PGC_BIN/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
 
-banner "database demo: CREATE EXTENSION dpbayes, load tables pima and boston"
+banner "database demo: CREATE EXTENSION dpbayes, load tables pima and boston (test/demo_data.sql)"
 "${psql[@]}" -d postgres -c 'CREATE DATABASE demo'
-"${psql[@]}" -d demo <<'SQL'
-CREATE EXTENSION dpbayes;
-CREATE TABLE pima (
-    pregnant integer,
-    glucose  integer,
-    pressure integer,
-    triceps  integer,
-    insulin  integer,
-    mass     float8,
-    pedigree float8,
-    age      integer,
-    diabetes text
-);
-\copy pima FROM 'data/pima_indians_diabetes.csv' WITH (FORMAT csv, HEADER true)
-ANALYZE pima;
-CREATE TABLE boston (
-    crim float8, zn float8, indus float8, chas text, nox float8, rm float8,
-    age float8, dis float8, rad float8, tax float8, ptratio float8, b float8,
-    lstat float8, medv float8
-);
-\copy boston FROM 'data/boston_housing.csv' WITH (FORMAT csv, HEADER true)
-ANALYZE boston;
-SELECT count(*) AS rows,
-       count(*) FILTER (WHERE diabetes = 'pos') AS diabetes_pos,
-       min(age) AS min_age, max(age) AS max_age
-FROM pima;
-SQL
+"${psql[@]}" -d demo -f test/demo_data.sql
+"${psql[@]}" -d demo -c "SELECT count(*) AS rows, count(*) FILTER (WHERE diabetes = 'pos') AS diabetes_pos,
+       min(age) AS min_age, max(age) AS max_age FROM pima"
 
 banner "test/demo.sql"
 "${psql[@]}" -d demo -f test/demo.sql
+
+banner "picture: $out/intervals.png"
+mkdir -p "$out"
+"${psql[@]}" -d demo -c "COPY (SELECT dataset, variable, kind, q5, median, q95 FROM demo_intervals
+    ORDER BY dataset DESC, ord, kind) TO STDOUT WITH (FORMAT csv)" >"$out/intervals.csv"
+bash test/plot_intervals.sh "$out/intervals.csv" "$out/intervals.png"
+echo "wrote $out/intervals.png (the 90% intervals above, as a picture) and $out/intervals.csv"
 
 banner "stop cluster"
 pgc_stop

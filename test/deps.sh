@@ -6,7 +6,8 @@
 #   * as root: apt-get update, then apt-get install -y --no-install-recommends;
 #   * otherwise: print the one command line to run (with sudo), exit 1.
 #
-# Used by `make deps`, test/run_checks.sh (`make check`) and test/demo.sh.
+# Used by `make deps`, test/setup.sh, test/run_checks.sh (`make check`),
+# test/demo.sh and test/playground.sh.
 set -euo pipefail
 
 # Build:   make, gcc (+ libc6-dev for the C headers), pkg-config (openblas
@@ -15,6 +16,7 @@ set -euo pipefail
 # Tests:   postgresql-15 (server: initdb, pg_ctl, postgres),
 #          postgresql-client-15 (psql, pg_regress), diffutils (pg_regress
 #          diffs), util-linux (runuser), passwd (useradd).
+# Demo:    gnuplot-nox (the PNG of `make demo`, the figures in docs/).
 PACKAGES=(
 	make
 	gcc
@@ -25,6 +27,7 @@ PACKAGES=(
 	postgresql-server-dev-15
 	libgsl-dev
 	libopenblas-dev
+	gnuplot-nox
 	diffutils
 	util-linux
 	passwd
@@ -55,7 +58,9 @@ fi
 echo "deps.sh: missing Debian packages: ${missing[*]}"
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps.sh: install them with:" >&2
+	echo "deps.sh: install them (and build and install dpbayes) with the one privileged step:" >&2
+	echo "  sudo bash test/setup.sh" >&2
+	echo "deps.sh: or only the packages:" >&2
 	echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}" >&2
 	exit 1
 fi

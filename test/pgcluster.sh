@@ -48,7 +48,8 @@ PGC_USER=""     # OS user running the server (and superuser role name)
 PGC_BIN=""      # directory of initdb, pg_ctl, postgres, psql
 PGC_PORT=""
 
-_pgc_say() { printf 'pgcluster: %s\n' "$*" >&2; }
+# Never fails: cleanup must go on when the terminal is gone (SIGHUP).
+_pgc_say() { printf 'pgcluster: %s\n' "$*" >&2 2>/dev/null || true; }
 
 _pgc_is_root() { [ "$(id -u)" -eq 0 ]; }
 
@@ -260,7 +261,7 @@ dpb_make_install() {
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 		sudo -n make -s install PG_CONFIG="$PG_CONFIG"
 	else
-		echo "make install needs root: run  sudo make install PG_CONFIG=$PG_CONFIG  (then re-run)" >&2
+		echo "make install needs root: run  sudo bash test/setup.sh  (packages, build, install; then re-run)" >&2
 		return 1
 	fi
 }

@@ -10,9 +10,11 @@
 #
 # The regression tests are the basenames of sql/*.sql in byte order, the
 # REGRESS list of dpbayes.mk.  results/ and regression.diffs go to the repo
-# root.  The last line printed is "N passed, N failed" for the regression
-# tests; the exit status is non-zero if anything (unit, build, regression)
-# failed.
+# root.  When the regression tests ran, the last line printed is
+# "N passed, N failed"; when they could not run (missing packages, build or
+# install failure, no server), it is "could not run: <reason>" instead.  The
+# exit status is non-zero if anything (unit, build, regression) failed or
+# could not run.  A failing test's diff (regression.diffs) is printed.
 #
 # Environment:
 #   DPBAYES_SKIP_UNIT=1     skip the C unit tests
@@ -41,6 +43,16 @@ finish() {
 	exit "$status"
 }
 
+# The regression tests could not run at all: say why on the last line (not
+# "0 passed, N failed", which reads as if N tests had run and failed).
+cannot_run() {
+	banner "summary"
+	echo "unit tests:       $unit_status"
+	echo "regression tests: ${#tests[@]} scheduled, none run"
+	echo "could not run: $*"
+	exit 1
+}
+
 # ---- the regression test list, as dpbayes.mk derives REGRESS ----
 tests=()
 if [ -n "${DPBAYES_REGRESS:-}" ]; then
@@ -56,10 +68,7 @@ banner "dependencies (test/deps.sh)"
 if bash test/deps.sh; then
 	echo "ok"
 else
-	echo "dependencies missing: nothing run" >&2
-	status=1
-	reg_fail=${#tests[@]}
-	finish
+	cannot_run "Debian packages are missing (see the deps.sh lines above: run  sudo bash test/setup.sh  once)"
 fi
 
 banner "unit tests (make unit)"
@@ -75,18 +84,12 @@ fi
 
 banner "build (make)"
 if ! make -s PG_CONFIG="$PG_CONFIG"; then
-	echo "build FAILED: regression tests not run" >&2
-	status=1
-	reg_fail=${#tests[@]}
-	finish
+	cannot_run "the build (make) failed, see above"
 fi
 
 banner "install (make install)"
 if ! dpb_make_install; then
-	echo "install FAILED: regression tests not run" >&2
-	status=1
-	reg_fail=${#tests[@]}
-	finish
+	cannot_run "the extension could not be installed (make install), see above"
 fi
 
 banner "regression tests (pg_regress: ${#tests[@]} tests)"
@@ -97,10 +100,7 @@ fi
 
 pg_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../../src/test/regress/pg_regress
 if [ ! -x "$pg_regress" ]; then
-	echo "pg_regress not found at $pg_regress" >&2
-	status=1
-	reg_fail=${#tests[@]}
-	finish
+	cannot_run "pg_regress not found at $pg_regress (is postgresql-server-dev-15 installed?)"
 fi
 
 # pg_regress (15) aborts the whole run at the first test without an expected
@@ -126,9 +126,7 @@ if [ "${#run[@]}" -eq 0 ]; then
 fi
 
 if ! pgc_start; then
-	status=1
-	reg_fail=$((${#run[@]} + ${#missing[@]}))
-	finish
+	cannot_run "the throwaway PostgreSQL cluster did not start, see the pgcluster lines above"
 fi
 
 out=$PGC_DIR/pg_regress.out
@@ -166,10 +164,22 @@ if [ "$rc" -ne 0 ]; then
 		[ "$reg_fail" -gt 0 ] || reg_fail=1
 	fi
 	if [ -s regression.diffs ]; then
-		banner "regression.diffs (first 200 lines)"
-		head -n 200 regression.diffs
+		# The diff of each failing test: what was expected, what came out.
+		n=$(wc -l <regression.diffs)
+		if [ "$n" -le 300 ]; then
+			banner "regression.diffs ($n lines: $PWD/regression.diffs)"
+		else
+			banner "regression.diffs (first 300 of $n lines; whole file: $PWD/regression.diffs)"
+		fi
+		head -n 300 regression.diffs
+	else
+		# No diff: pg_regress itself failed (server crash, connection
+		# lost); the server log says why.
+		pgc_log 50
 	fi
-	pgc_log 50
+	if [ "$reg_pass" -eq 0 ] && ! grep -qE '\.\.\. +(ok|FAILED|failed)|^(not )?ok +[0-9]' "$out"; then
+		cannot_run "pg_regress did not run any test (exit status $rc), see above"
+	fi
 fi
 
 if [ "${#missing[@]}" -ne 0 ]; then
