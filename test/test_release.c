@@ -698,9 +698,15 @@ check_noise(const relcfg *c, gsl_rng *grng)
 		if (c->mech == DPB_MECH_GAUSSIAN && e.i >= 0 && e.j >= 0 && e.i != e.j)
 			bad += fabs(e.weight - M_SQRT2) > 1e-15;
 		/* the discrete noise's scale is the nominal one rounded up on the
-		 * grid: sigma^2 to an integer of >= 2^40 steps, b to one of >= 2^20 */
-		bad += !(scale[k] >= want[k]) ||
-			!rel_close(scale[k], want[k], c->mech == DPB_MECH_GAUSSIAN ? 1e-11 : 2e-6);
+		 * grid g: sigma^2 / g^2 or b / g up to the next integer */
+		{
+			double		g = ldexp(1.0, r.grid_exp[e.block]);
+
+			bad += !(scale[k] >= want[k]) ||
+				(c->mech == DPB_MECH_GAUSSIAN ?
+				 scale[k] * scale[k] > want[k] * want[k] * (1 + 1e-15) + g * g :
+				 scale[k] > want[k] + g);
+		}
 		bad += !rel_close(sd[k], c->mech == DPB_MECH_LAPLACE ? M_SQRT2 * scale[k] : scale[k], 1e-14);
 		bad += !(want[k] > 0);
 	}

@@ -27,6 +27,7 @@ const char *unit_current = "";
 	X(params) \
 	X(dnoise) \
 	X(attack) \
+	X(grid_range) \
 	X(names) \
 	X(release) \
 	X(glm_moments) \

@@ -60,16 +60,21 @@ response_bound(const dpb_release *r)
 }
 
 /*
- * ---- the discrete mechanism (docs/privacy.md §13) ----
+ * ---- the discrete mechanism (docs/privacy.md §14) ----
  *
  * Entry k of block b has a nominal noise scale: sigma_k = w_b sigma0 /
  * weight_k (gaussian: the weighted entry gets sd w_b sigma0) or b_k = w_b b0
- * (laplace).  The block's grid is g_b = 2^m_b with m_b = floor(log2(min_k
- * scale_k)) - DPB_GRID_BITS, so g_b <= 2^-20 scale_k for every entry.  The
- * integer noise of entry k is a discrete Gaussian of variance s_k =
- * ceil((sigma_k / g_b)^2) or a discrete Laplace of scale t_k =
- * ceil(b_k / g_b), computed exactly (dnoise.h): the real noise is never
- * below the nominal scale.
+ * (laplace).  The block's grid is g_b = 2^m_b with
+ *
+ *     m_b = max(floor(log2(min_k scale_k)) - DPB_GRID_BITS,  range_b),
+ *
+ * range_b = ceil(log2(M_b)) + DPB_GRID_ROWS_LOG2 - 52, M_b a public bound on
+ * one record's monomials in the block: so g_b <= 2^-20 scale_k unless the
+ * range term wins, and the sums of up to 2^DPB_GRID_ROWS_LOG2 records are
+ * below 2^52 grid steps (exact doubles, never clamped).  The integer noise of
+ * entry k is a discrete Gaussian of variance s_k = ceil((sigma_k / g_b)^2)
+ * or a discrete Laplace of scale t_k = ceil(b_k / g_b), computed exactly
+ * (dnoise.h): the real noise is never below the nominal scale.
  */
 
 /* floor(log2(x)) for finite x > 0 */
@@ -80,6 +85,62 @@ floor_log2(double x)
 
 	(void) frexp(x, &e);		/* x = f 2^e, f in [0.5, 1) */
 	return e - 1;
+}
+
+/* the smallest k with x <= 2^k, for finite x > 0 */
+static int
+ceil_log2(double x)
+{
+	int			e;
+	double		f = frexp(x, &e);
+
+	return f == 0.5 ? e - 1 : e;
+}
+
+/*
+ * range_b: ceil(log2) of a bound on one record's monomials in block b (the
+ * sum of the factors' exponents, so it cannot overflow), plus
+ * DPB_GRID_ROWS_LOG2 - 52.  |w_i| <= A = max(1, R) with an intercept (R
+ * without), |y| <= Ry, |z_j| <= R.
+ */
+static int
+range_exp(const dpb_release *r, const dpb_layout *L, int b)
+{
+	double		R = r->p.clip,
+				Ry = r->model == DPB_MODEL_LOGISTIC ? 1.0 : r->p.y_bound;
+	int			eA = ceil_log2(L->intercept ? fmax(1.0, R) : R),
+				eR = ceil_log2(R),
+				eY = ceil_log2(Ry),
+				e = 0;
+
+	switch (L->kind[b])
+	{
+		case DPB_BLK_T1:
+			e = eA;
+			break;
+		case DPB_BLK_T2:
+			e = 2 * eA;
+			break;
+		case DPB_BLK_YT1:
+			e = eY + eA;
+			break;
+		case DPB_BLK_YY:
+			e = 2 * eY;
+			break;
+		case DPB_BLK_YT2:
+			e = eY + 2 * eA;
+			break;
+		case DPB_BLK_X3:
+			e = 3 * eR;
+			break;
+		case DPB_BLK_X4:
+			e = 4 * eR;
+			break;
+		case DPB_BLK_COUNT:
+			e = 0;
+			break;
+	}
+	return e + DPB_GRID_ROWS_LOG2 - 52;
 }
 
 static void
@@ -99,7 +160,7 @@ nominal_scale(const dpb_release *r, const dpb_layout *L, double *out)
 }
 
 /* the integer noise parameter of an entry: s (gaussian) or t (laplace);
- * the scale is in [2^20, 2^23) grid steps, far inside the samplers' ranges
+ * the scale is at least 2^20 grid steps and inside the samplers' ranges
  * (0 is returned only for a release whose calibration is broken, and the
  * sampler then refuses it) */
 static uint64_t
@@ -112,6 +173,33 @@ entry_param(dpb_mechanism mech, double scale, int m)
 	else
 		(void) dpb_dlaplace_t_on_grid(scale, m, &v, NULL);
 	return v;
+}
+
+/*
+ * The range grids' cost in units of sigma0 (gaussian: the L2 norm over the
+ * entries of 2^range_b weight_k / w_b) or of b0 (laplace: the sum over the
+ * entries of 2^range_b / w_b): one grid step per entry, in the weighted
+ * space where the sensitivity is measured.
+ */
+static double
+range_cost(const dpb_release *r, const dpb_layout *L)
+{
+	double		c = 0;
+	dpb_entry	e;
+	int			k;
+
+	for (k = 0; k < L->nstats; k++)
+	{
+		double		g;
+
+		dpb_layout_entry(L, k, &e);
+		g = ldexp(1.0, range_exp(r, L, e.block)) / r->block_weight[e.block];
+		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+			c += (g * e.weight) * (g * e.weight);
+		else
+			c += g;
+	}
+	return r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(c) : c;
 }
 
 /*
@@ -136,6 +224,7 @@ set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
 	for (b = 0; b < L->nblocks; b++)
 	{
 		double		mn = INFINITY;
+		int			m;
 
 		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
 			mn = fmin(mn, sc[k]);
@@ -146,15 +235,18 @@ set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
 						"Block %d's noise scale is outside [1e-290, 1e290].", b + 1);
 			return DPB_EINVAL;
 		}
-		r->grid_exp[b] = floor_log2(mn) - DPB_GRID_BITS;
+		m = floor_log2(mn) - DPB_GRID_BITS;
+		if (range_exp(r, L, b) > m)
+			m = range_exp(r, L, b);
+		r->grid_exp[b] = m;
 		for (k = L->start[b]; k < L->start[b] + L->len[b]; k++)
 		{
-			double		g = ldexp(1.0, r->grid_exp[b]);
+			double		g = ldexp(1.0, m);
 
 			if (r->p.mechanism == DPB_MECH_GAUSSIAN)
 				acc += (g / sc[k]) * (g / sc[k]);
 			else
-				acc += 1.0 / (double) entry_param(DPB_MECH_LAPLACE, sc[k], r->grid_exp[b]);
+				acc += 1.0 / (double) entry_param(DPB_MECH_LAPLACE, sc[k], m);
 		}
 	}
 	free(sc);
@@ -167,8 +259,9 @@ set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
  * Delta / sigma0 + eta in noise units between neighbours (sensitivity plus
  * one grid step per entry), so the discrete Gaussian is rho-zCDP with rho =
  * (Delta / sigma0 + eta)^2 / 2 (Canonne, Kamath & Steinke 2020, Thm 14).
- * With eta <= eta_max = sqrt(K) 2^-20, sigma0 = Delta / (sqrt(2 rho*) -
- * eta_max) makes rho <= rho*, the largest rho that implies (epsilon,
+ * Since g_k <= max(2^-20 sigma_k, 2^range_k), eta <= sqrt(K) 2^-20 + c /
+ * sigma0 (c = range_cost), and sigma0 = (Delta + c) / (sqrt(2 rho*) -
+ * sqrt(K) 2^-20) makes rho <= rho*, the largest rho that implies (epsilon,
  * delta)-DP (their Corollary 13).
  */
 static dpb_status
@@ -183,7 +276,7 @@ calibrate_gaussian(dpb_release *r, const dpb_layout *L, dpb_err *err)
 	if ((st = dpb_zcdp_rho(r->p.epsilon, r->p.delta, &rho_star, err)) != DPB_OK)
 		return st;
 	room = sqrt(2.0 * rho_star) - eta_max;
-	r->noise_scale = r->sensitivity / room;
+	r->noise_scale = (r->sensitivity + range_cost(r, L)) / room;
 	if (!(room > 0.5 * sqrt(2.0 * rho_star)) || !dpb_isfinite(r->noise_scale))
 	{
 		dpb_err_set(err, "epsilon and delta are too small for this release",
@@ -199,8 +292,9 @@ calibrate_gaussian(dpb_release *r, const dpb_layout *L, dpb_err *err)
 
 /*
  * Laplace: entry k moves by at most |dS_k| / g + 1 grid units, so the
- * discrete Laplace of scale t_k costs at most |dS_k| / b_k + 1 / t_k; the
- * release costs Delta_1 / b0 + eta <= Delta_1 / b0 + K 2^-20 = epsilon.
+ * discrete Laplace of scale t_k costs at most |dS_k| / b_k + g_k / b_k; the
+ * release costs Delta_1 / b0 + eta <= (Delta_1 + c) / b0 + K 2^-20 =
+ * epsilon (c = range_cost).
  */
 static dpb_status
 calibrate_laplace(dpb_release *r, const dpb_layout *L, dpb_err *err)
@@ -210,7 +304,7 @@ calibrate_laplace(dpb_release *r, const dpb_layout *L, dpb_err *err)
 				room = r->p.epsilon - eta_max;
 	dpb_status	st;
 
-	r->noise_scale = r->sensitivity / room;
+	r->noise_scale = (r->sensitivity + range_cost(r, L)) / room;
 	if (!(room > 0.5 * r->p.epsilon) || !dpb_isfinite(r->noise_scale))
 	{
 		dpb_err_set(err, "epsilon is too small for this release",

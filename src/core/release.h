@@ -26,12 +26,15 @@
 
 /*
  * The noise grid.  Block b's released values are exact multiples of
- * g_b = 2^grid_exp[b], with g_b <= 2^-DPB_GRID_BITS times the smallest noise
- * scale of the block's entries; the noise is g_b times a discrete Gaussian
- * (or discrete Laplace) integer.  Released multiples m of g_b satisfy
- * |m| < 2^53, so every value is an exact double.
+ * g_b = 2^grid_exp[b]: the larger of 2^-DPB_GRID_BITS times the smallest
+ * noise scale of the block's entries and a grid on which the sums of up to
+ * 2^DPB_GRID_ROWS_LOG2 records stay below 2^52 steps (release.c).  The noise
+ * is g_b times a discrete Gaussian (or discrete Laplace) integer; released
+ * multiples m of g_b satisfy |m| < 2^53, so every value is an exact double.
+ * The rounding to the grid is paid for in the calibration.
  */
 #define DPB_GRID_BITS 20
+#define DPB_GRID_ROWS_LOG2 36
 
 typedef struct dpb_release
 {
