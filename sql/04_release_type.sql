@@ -47,7 +47,7 @@ SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{d}', '3')::text::dpbayes.rele
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{model}', '"probit"')::text::dpbayes.release FROM rel$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{n}', '-5')::text::dpbayes.release FROM rel$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{n}', '2.5')::text::dpbayes.release FROM rel$q$);
-SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{version}', '2')::text::dpbayes.release FROM rel$q$);
+SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{version}', '1')::text::dpbayes.release FROM rel$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{blocks,0,kind}', '"t2"')::text::dpbayes.release FROM rel$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{lower}', '[0, 3]')::text::dpbayes.release FROM rel$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{clip}', '-1')::text::dpbayes.release FROM rel$q$);

@@ -34,15 +34,16 @@ CREATE TABLE glmrel AS SELECT
 FROM glm;
 
 -- logistic: converged (R-hat < 1.02 for these short 2 x 500 runs), no
--- divergences, the 90% intervals cover the truth
+-- divergences, the truth within 3 posterior sd of the mean (one release: a
+-- 90% interval misses a coefficient one time in ten)
 SELECT variable, rhat < 1.02 AS converged, ess_bulk > 400 AS enough_draws, divergences,
-       q5 <= truth AND truth <= q95 AS covers_truth
+       abs(mean - truth) <= 3 * sd AS covers_truth
 FROM glmrel, dpbayes.posterior_summary(rl, draws => 500, chains => 2, warmup => 500, seed => 1)
 JOIN (VALUES ('theta[intercept]', -0.5), ('theta[a]', 1.5), ('theta[b]', -1.0)) t(variable, truth)
      USING (variable) ORDER BY variable;
 -- Poisson
 SELECT variable, rhat < 1.02 AS converged, ess_bulk > 400 AS enough_draws, divergences,
-       q5 <= truth AND truth <= q95 AS covers_truth
+       abs(mean - truth) <= 3 * sd AS covers_truth
 FROM glmrel, dpbayes.posterior_summary(rc, draws => 500, chains => 2, warmup => 500, seed => 1)
 JOIN (VALUES ('theta[intercept]', 0.3), ('theta[a]', 0.6), ('theta[b]', -0.4)) t(variable, truth)
      USING (variable) ORDER BY variable;

@@ -28,7 +28,8 @@ END $$;
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
   dpbayes.privacy(epsilon => 1e-300, mechanism => 'laplace', y_bound => 1e5))
   FROM generate_series(1, 3) i$q$);
--- a finite scale beyond 1e290 (a draw could overflow) is refused too
+-- a finite scale beyond 1e290 (a draw could overflow) is refused too (here
+-- already because rounding to the noise grid would exceed the budget)
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
   dpbayes.privacy(epsilon => 1e-285, mechanism => 'laplace', y_bound => 1e5))
   FROM generate_series(1, 3) i$q$);
@@ -36,13 +37,14 @@ SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
   dpbayes.privacy(epsilon => 1e-300, mechanism => 'laplace', y_bound => 1e5, lower => ARRAY[0, 0], upper => ARRAY[1, 1]))
   FROM generate_series(1, 0) i$q$);
--- gaussian with a tiny epsilon: delta keeps sigma finite, a readable release
-SELECT r::text::dpbayes.release::text = r::text AS same FROM (SELECT dpbayes.logistic_release(
-  ARRAY[i]::float8[], i % 2 = 0, dpbayes.privacy(epsilon => 1e-300)) r FROM generate_series(1, 3) i) s;
--- the largest accepted noise still gives a readable release
+-- gaussian with a tiny epsilon: rounding to the noise grid alone would
+-- exceed the budget, refused before any row is read
+SELECT pg_temp.errd($q$SELECT dpbayes.logistic_release(
+  ARRAY[i]::float8[], i % 2 = 0, dpbayes.privacy(epsilon => 1e-300)) FROM generate_series(1, 3) i$q$);
+-- a huge noise scale still gives a readable release
 SELECT (SELECT count(*) FROM dpbayes.release_stats(r)) AS stats, r::text::dpbayes.release::text = r::text AS same
 FROM (SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-200, mechanism => 'laplace', y_bound => 1e5)) r
+  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5)) r
   FROM generate_series(1, 3) i) s;
 -- a clip whose sensitivity (R^4) overflows: refused at once (the exact sums
 -- are then bounded; the final function's validation stays the last line
@@ -69,6 +71,15 @@ FROM generate_series(1, 50) i;
 CREATE FUNCTION pg_temp.forge(path text[], v jsonb) RETURNS text LANGUAGE sql AS $$
   SELECT pg_temp.errd(format('SELECT %L::dpbayes.release', jsonb_set(r::jsonb, path, v)::text)) FROM good
 $$;
+-- a release under replace neighbours records n (under add_remove it must be null)
+CREATE TEMP TABLE good_replace AS
+SELECT dpbayes.linear_release(ARRAY[i % 5, i % 3]::float8[], (i % 4)::float8 - 1.5,
+         dpbayes.privacy(epsilon => 1, y_bound => 2, lower => ARRAY[0, 0], upper => ARRAY[4, 2],
+                         neighbours => 'replace')) AS r
+FROM generate_series(1, 50) i;
+CREATE FUNCTION pg_temp.forge_n(v jsonb) RETURNS text LANGUAGE sql AS $$
+  SELECT pg_temp.errd(format('SELECT %L::dpbayes.release', jsonb_set(r::jsonb, '{n}', v)::text)) FROM good_replace
+$$;
 SELECT pg_temp.forge('{features}', '["a", "a"]');
 SELECT pg_temp.forge('{features}', '["intercept", "b"]');
 SELECT pg_temp.forge('{features}', '["sigma", "b"]');
@@ -89,16 +100,17 @@ SELECT pg_temp.forge('{scaling}', to_jsonb(repeat('ü', 40)));
 SELECT pg_temp.forge('{version}', '1e300');
 SELECT pg_temp.forge('{version}', '1.5');
 SELECT pg_temp.forge('{version}', '-1');
-SELECT pg_temp.forge('{version}', '2');
+SELECT pg_temp.forge('{version}', '1');
 SELECT pg_temp.forge('{d}', '2.5');
 SELECT pg_temp.forge('{d}', '1e300');
 SELECT pg_temp.forge('{d}', '65');
 SELECT pg_temp.forge('{d}', '2.0');	-- an integer written with a fraction
-SELECT pg_temp.forge('{n}', '-1');
-SELECT pg_temp.forge('{n}', '1e30');
-SELECT pg_temp.forge('{n}', '50.5');
-SELECT pg_temp.forge('{n}', '9223372036854775807');
-SELECT pg_temp.forge('{n}', '9223372036854775808');
+SELECT pg_temp.forge('{n}', '50');	-- add_remove: n must be null
+SELECT pg_temp.forge_n('-1');
+SELECT pg_temp.forge_n('1e30');
+SELECT pg_temp.forge_n('50.5');
+SELECT pg_temp.forge_n('9223372036854775807');
+SELECT pg_temp.forge_n('9223372036854775808');
 -- doubles beyond the range: 22003 without the value
 SELECT pg_temp.forge('{epsilon}', '1e400');
 SELECT pg_temp.forge('{blocks,0,values,0}', ('-' || repeat('9', 400))::jsonb);
@@ -188,7 +200,7 @@ SELECT 4, dpbayes.poisson_release(ARRAY[i % 5]::float8[], (i % 3)::float8,
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 5, dpbayes.poisson_release((i % 3)::float8, dpbayes.privacy(epsilon => 1, y_bound => 3,
-  intercept => false, noise_weights => ARRAY[1, 2, 3, 4]), (i % 5)::numeric, (i % 7)::int)
+  intercept => false, noise_weights => ARRAY[1, 2, 3, 4, 1]), (i % 5)::numeric, (i % 7)::int)
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 6, dpbayes.nonprivate_linear_stats(ARRAY[i % 5]::float8[], (i % 4)::float8,
@@ -196,7 +208,7 @@ SELECT 6, dpbayes.nonprivate_linear_stats(ARRAY[i % 5]::float8[], (i % 4)::float
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 7, dpbayes.linear_release(ARRAY[i]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-200, mechanism => 'laplace', y_bound => 1e5))
+  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5))
 FROM generate_series(1, 3) i
 UNION ALL
 SELECT 8, NULL;
