@@ -111,6 +111,11 @@ SELECT pg_temp.forge_n('1e30');
 SELECT pg_temp.forge_n('50.5');
 SELECT pg_temp.forge_n('9223372036854775807');
 SELECT pg_temp.forge_n('9223372036854775808');
+-- the noise grid: every value is a multiple of its block's grid, and a
+-- recorded grid must be the one the parameters give
+SELECT pg_temp.forge('{blocks,0,values,0}', '0.123456789');
+SELECT pg_temp.forge('{blocks,0,grid}', '1');
+SELECT pg_temp.forge('{blocks,0,grid}', '"x"');
 -- doubles beyond the range: 22003 without the value
 SELECT pg_temp.forge('{epsilon}', '1e400');
 SELECT pg_temp.forge('{blocks,0,values,0}', ('-' || repeat('9', 400))::jsonb);

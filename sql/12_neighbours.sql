@@ -55,8 +55,13 @@ FROM sub, dpbayes.release_summary(r) WHERE key IN ('neighbours', 'n');
 -- text and binary round trips keep it
 SELECT (r::text::dpbayes.release)::text = r::text AS text_round_trip FROM sub;
 CREATE TEMP TABLE sub2 (r dpbayes.release);
-COPY sub TO '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
-COPY sub2 FROM '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
+-- (through a file in the server's own data directory: no fixed /tmp path)
+DO $$
+DECLARE f text := current_setting('data_directory') || '/dpbayes_12_neighbours.bin';
+BEGIN
+  EXECUTE format('COPY sub TO %L WITH (FORMAT binary)', f);
+  EXECUTE format('COPY sub2 FROM %L WITH (FORMAT binary)', f);
+END $$;
 SELECT a.r::text = b.r::text AS binary_round_trip FROM sub a, sub2 b;
 -- given noise weights (the count's last) round-trip through the text form
 SELECT (r::text::dpbayes.release)::text = r::text AS given_weights_round_trip,

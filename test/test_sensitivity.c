@@ -1381,10 +1381,12 @@ check_ar_calibration(void)
 
 								CHECK_REL(r.block_weight[L.nmodel_blocks - 1], 1.0, 1e-9, "count weight");
 								r.stats = calloc(L.nstats, sizeof(double));
-								r.stats[dpb_layout_count_index(&L)] = 42.5;
+								/* a value on the count block's noise grid */
+								r.stats[dpb_layout_count_index(&L)] = ldexp(85.0, r.grid_exp[L.nmodel_blocks - 1]);
 								CHECK(dpb_release_validate(&r, &err) == DPB_OK, "validate: %s", err.msg);
 								dpb_release_count(&r, &n, &sd, &known);
-								CHECK(n == 42.5 && !known && sd > 0 && dpb_isfinite(sd), "release count");
+								CHECK(n == ldexp(85.0, r.grid_exp[L.nmodel_blocks - 1]) && !known && sd > 0 &&
+									  dpb_isfinite(sd), "release count");
 								r.n = 7;
 								CHECK(dpb_release_validate(&r, &err) == DPB_ECORRUPT,
 									  "an exact n under add_remove is rejected");

@@ -28,7 +28,7 @@ void		dpb_accum_record(const dpb_layout *L, const double *z, double y,
  * released function is exactly the sum over records of the monomials of
  * the quantised records: no floating-point error enters the sums, they do
  * not depend on the order of the rows (parallel releases are reproducible),
- * and the sensitivity proofs apply with no slack (docs/privacy.md §13).
+ * and the sensitivity proofs apply with no slack (docs/privacy.md §15).
  *
  * The record u = [1, nz, ny] (with x_moments also the products nz_a nz_b,
  * a <= b) is added to G = sum u u^T (upper triangle) and, for Poisson, v =
@@ -44,7 +44,7 @@ void		dpb_accum_record(const dpb_layout *L, const double *z, double y,
  * (every total stays below 2^127 up to 2^38 records).  Rounding a
  * coordinate moves it by at most 2^-(bits+1) of the radius; at 26 bits the
  * sums of N records move by at most N R^2 2^-26 even when every record
- * rounds the same way (docs/privacy.md §13).  Logistic y = +-1 is exact
+ * rounds the same way (docs/privacy.md §15).  Logistic y = +-1 is exact
  * (ky = 0).  The entry (a, b) of G is G_ab 2^-(e_a + e_b), e = 0 for the
  * constant, kz for z, ky for y, 2 kz for the products.
  */

@@ -60,7 +60,7 @@ response_bound(const dpb_release *r)
 }
 
 /*
- * ---- the discrete mechanism (docs/privacy.md §14) ----
+ * ---- the discrete mechanism (docs/privacy.md §15) ----
  *
  * Entry k of block b has a nominal noise scale: sigma_k = w_b sigma0 /
  * weight_k (gaussian: the weighted entry gets sd w_b sigma0) or b_k = w_b b0

@@ -6,6 +6,8 @@
  */
 #include "release.h"
 
+#include <math.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +205,10 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	put_num(out, r->sensitivity);
 	dpb_buf_puts(out, ", \"noise_scale\": ");
 	put_num(out, r->noise_scale);
+	/* the zCDP parameter the release satisfies (gaussian), or eps^2 / 2
+	 * (laplace): what a ledger adds up */
+	dpb_buf_puts(out, ", \"zcdp_rho\": ");
+	put_num(out, r->rho);
 	dpb_buf_printf(out, ", \"noise_weights\": %s, \"insecure_test_noise\": %s, \"blocks\": [",
 				   r->p.nweights ? "\"given\"" : "\"auto\"",
 				   r->insecure ? "true" : "false");
@@ -215,6 +221,9 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		put_num(out, r->block_sens[b]);
 		dpb_buf_puts(out, ", \"noise_scale\": ");
 		put_num(out, r->block_weight[b] * r->noise_scale);
+		/* every value is an integer multiple of the grid (0: exact sums) */
+		dpb_buf_puts(out, ", \"grid\": ");
+		put_num(out, r->p.mechanism == DPB_MECH_NONE ? 0.0 : ldexp(1.0, r->grid_exp[b]));
 		dpb_buf_puts(out, ", \"entries\": [");
 		for (k = 0; k < L.len[b]; k++)
 		{

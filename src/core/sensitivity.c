@@ -50,7 +50,7 @@ block_norm_sq(dpb_block_kind kind, double k, double a, double a2, double t,
 	 * Expanded so that the intercept's constant terms cancel algebraically,
 	 * not in floating point: (k + a)^2 + (k + a2)^2 - 2 (k + t)^2 computed
 	 * as written loses the O(R^2) part when R^2 is below the double's
-	 * resolution of k (docs/privacy.md §13).
+	 * resolution of k (docs/privacy.md §14).
 	 */
 	double		d1 = a + a2 - 2.0 * t,
 				yd = y - y2;
@@ -148,7 +148,7 @@ dpb_sens_pair_sq(const dpb_layout *L, const double *nw,
 }
 
 /*
- * Offsets from the intercept (docs/privacy.md §13).  The inner variable u
+ * Offsets from the intercept (docs/privacy.md §14).  The inner variable u
  * = |T| ranges over [max(0, k - R^2), k + R^2]; it is carried as s = u - k
  * in [smin, R^2], smin = max(-k, -R^2), so that Am^2 - u^2 is evaluated as
  * (R^2 - s) (2k + R^2 + s) without cancellation when R^2 << k.
@@ -178,7 +178,7 @@ am2_minus_t02(int k, double R2)
  * Logistic: blocks YT1 (weight cL) and T2 (weight cQ), y in {-1, +1}.
  * Delta^2 = 2 cL Am + 2 cQ Am^2 + max_{u in [lo, hi]} (2 cL u - 2 cQ u^2),
  * u = |T|, lo = max(0, k - R^2), hi = k + R^2   (docs/privacy.md §3),
- * evaluated as 2 cL (Am + u) + 2 cQ (Am^2 - u^2) in s = u - k (§13).
+ * evaluated as 2 cL (Am + u) + 2 cQ (Am^2 - u^2) in s = u - k (§14).
  * --------------------------------------------------------------------- */
 static double
 sup_logistic(int k, double R, double cL, double cQ)
@@ -212,7 +212,7 @@ typedef struct linear_prob
 static double
 linear_F(const linear_prob *P, double q)
 {
-	/* the inner maximiser u = k + s, clamped in s (§13) */
+	/* the inner maximiser u = k + s, clamped in s (§14) */
 	double		s = P->cL * P->Ry * q / (2.0 * P->cQ) - P->k;
 
 	s = fmin(fmax(s, P->smin), P->R2);
@@ -310,7 +310,7 @@ static double
 sup_poisson_ic(double R, double Ry, double cQ, double cP)
 {
 	double		Am2 = sq(1.0 + R * R);
-	double		D = am2_minus_t02(1, R * R);	/* Am^2 - T0^2, §13 */
+	double		D = am2_minus_t02(1, R * R);	/* Am^2 - T0^2, §14 */
 
 	return 2.0 * cQ * D + cP * sq(Ry) * fmax(Am2, 2.0 * D);
 }
@@ -332,7 +332,7 @@ poisson_noic_H(double R, double Ry, double q,
 	double		gamma = 2.0 * c2 + 2.0 * c4 * Ry * q;
 
 	/* t = -R^2: alpha + beta R^2 - gamma R^4 with the cancelling terms
-	 * removed (§13); otherwise the interior maximum alpha + beta^2 / 4 gamma */
+	 * removed (§14); otherwise the interior maximum alpha + beta^2 / 4 gamma */
 	if (beta >= 2.0 * gamma * R2)
 		return 4.0 * c1 * R2 + c3 * R2 * sq(Ry + q) + c4 * R2 * R2 * sq(Ry - q);
 	return alpha + beta * beta / (4.0 * gamma);
@@ -360,7 +360,7 @@ sup_xmoments(double R, double c3, double c4)
 	double		R2 = R * R;
 	double		m = 3.0 * c3 / (4.0 * c4);	/* |t*| */
 
-	/* t = -R^2: the X4 terms cancel exactly (§13) */
+	/* t = -R^2: the X4 terms cancel exactly (§14) */
 	if (m >= R2)
 		return 4.0 * c3 * R2 * R2 * R2;
 	/* -2 c3 t^3 - 2 c4 t^4 at t = -m is 2 m^3 (c3 - c4 m) = m^3 c3 / 2 */
@@ -519,7 +519,7 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 /* ---------------------------------------------------------------------
  * One block alone (docs/privacy.md §7).  T0 = max(0, k - R^2) is the
  * smallest |T|, Tmin = k - R^2 the smallest T; the differences Am^2 - T0^2
- * and Am - Tmin are taken in closed form (§13).
+ * and Am - Tmin are taken in closed form (§14).
  * --------------------------------------------------------------------- */
 double
 dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
@@ -541,7 +541,7 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 			(1.0 + SENS_MARGIN);
 	k = L->intercept ? 1.0 : 0.0;
 	Am = k + R * R;
-	D = am2_minus_t02((int) k, R * R);	/* Am^2 - T0^2 (§13) */
+	D = am2_minus_t02((int) k, R * R);	/* Am^2 - T0^2 (§14) */
 
 	switch (L->kind[b])
 	{

@@ -263,4 +263,15 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	st = dpb_release_validate(r, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	/* the recorded grids (optional: they follow from the calibration) must
+	 * be the derived ones */
+	for (b = 0; b < nb; b++)
+	{
+		JsonbValue *bv = getIthJsonbValueFromContainer(blocks, b);
+		JsonbValue *gv = field(bv->val.binary.data, "grid", false);
+
+		if (gv != NULL &&
+			num(gv, "grid") != (r->p.mechanism == DPB_MECH_NONE ? 0.0 : ldexp(1.0, r->grid_exp[b])))
+			bad(psprintf("Block %d's grid does not match its privacy parameters.", b + 1));
+	}
 }
