@@ -58,6 +58,12 @@ CREATE TEMP TABLE sub2 (r dpbayes.release);
 COPY sub TO '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
 COPY sub2 FROM '/tmp/dpbayes_12_neighbours.bin' WITH (FORMAT binary);
 SELECT a.r::text = b.r::text AS binary_round_trip FROM sub a, sub2 b;
+-- given noise weights (the count's last) round-trip through the text form
+SELECT (r::text::dpbayes.release)::text = r::text AS given_weights_round_trip,
+       r::jsonb ->> 'noise_weights' AS noise_weights,
+       (r::jsonb #>> '{blocks,3,noise_weight}')::float8 AS count_weight
+FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+        noise_weights => ARRAY[1, 2, 3, 4])) r FROM pat WHERE hiv) s;
 -- a forged exact n, or a missing one under replace, is rejected
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{n}', '137')::text::dpbayes.release FROM sub$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{neighbours}', '"replace"')::text::dpbayes.release FROM sub$q$);
@@ -124,6 +130,18 @@ SELECT count(DISTINCT variable) AS variables
 FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
         lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat) rr,
      dpbayes.posterior(rr.r, draws => 50, chains => 1, warmup => 200, seed => 1);
+-- a tiny subset under heavy noise: the noisy count may fall below 1; the
+-- samplers still run (N is a parameter with a flat prior on N > 0)
+SELECT s.value < 1 AS count_below_1, (SELECT count(*) FROM dpbayes.posterior(rr.r, draws => 10,
+         chains => 1, warmup => 10, seed => 1)) AS linear_draws
+FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 0.05, y_bound => 1,
+        lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat WHERE i <= 3) rr,
+     dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
+SELECT s.value < 1 AS count_below_1, (SELECT count(*) FROM dpbayes.posterior(rr.r, draws => 10,
+         chains => 1, warmup => 10, seed => 1)) AS logistic_draws
+FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 0.05,
+        lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat WHERE i <= 3) rr,
+     dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
 -- the non-private reference holds the exact count
 SELECT s.value AS exact_count, s.noise_sd
 FROM (SELECT dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1)) r

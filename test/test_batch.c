@@ -24,13 +24,15 @@ test_batch(void)
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
 			for (d = 1; d <= 6; d += 5)
-				for (xm = 0; xm <= (m == DPB_MODEL_LINEAR); xm++)
+				for (xm = 0; xm <= 2 * (m == DPB_MODEL_LINEAR) + 1; xm++)
 			{
+				/* xm bit 0: the count block of add/remove; bit 1: x moments */
+				int			cnt = xm & 1;
 				dpb_layout	L;
 				dpb_acc		a,
 							b;
-				void	   *ma = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm));
-				void	   *mb = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm));
+				void	   *ma = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm >> 1));
+				void	   *mb = malloc(dpb_acc_size(d, m == DPB_MODEL_POISSON, xm >> 1));
 				double		ref[512],
 							got[512],
 							z[8];
@@ -41,12 +43,14 @@ test_batch(void)
 							bad = 0;
 
 				dpb_layout_init(&L, (dpb_model) m, d, ic);
-				if (xm)
+				if (cnt)
+					dpb_layout_add_count(&L);
+				if (xm >> 1)
 					dpb_layout_add_xmoments(&L);
 				CHECK(L.nstats <= 512, "layout fits the test's arrays");
 				memset(ref, 0, sizeof(ref));
-				dpb_acc_init(&a, ma, d, m == DPB_MODEL_POISSON, xm);
-				dpb_acc_init(&b, mb, d, m == DPB_MODEL_POISSON, xm);
+				dpb_acc_init(&a, ma, d, m == DPB_MODEL_POISSON, xm >> 1);
+				dpb_acc_init(&b, mb, d, m == DPB_MODEL_POISSON, xm >> 1);
 				for (i = 0; i < n; i++)
 				{
 					double		y = m == DPB_MODEL_LOGISTIC ? (i % 3 ? 1 : -1) :
@@ -65,6 +69,9 @@ test_batch(void)
 						bad++;
 				CHECK(bad == 0, "model %d ic %d d %d xm %d: %d statistics differ",
 					  m, ic, d, xm, bad);
+				if (cnt)
+					CHECK(got[dpb_layout_count_index(&L)] == n,
+						  "model %d ic %d d %d xm %d: the count is the number of records", m, ic, d, xm);
 				free(ma);
 				free(mb);
 			}

@@ -76,6 +76,28 @@ test_layout(void)
 			}
 		}
 
+	/* add/remove: the count block ends the model's blocks, before x3/x4 */
+	{
+		char		lab[64];
+
+		dpb_layout_init(&L, DPB_MODEL_LINEAR, 2, 1);
+		CHECK(dpb_layout_count_index(&L) == -1 && !L.add_remove, "no count under replace");
+		CHECK(dpb_layout_add_count(&L) == DPB_OK && dpb_layout_add_xmoments(&L) == DPB_OK,
+			  "count, then x moments");
+		CHECK(L.add_remove && L.nmodel_blocks == 4 && L.kind[3] == DPB_BLK_COUNT &&
+			  L.len[3] == 1 && L.nmodel == 10 && L.kind[4] == DPB_BLK_X3 &&
+			  dpb_layout_count_index(&L) == 9, "count block position");
+		dpb_layout_entry(&L, 9, &e);
+		CHECK(e.block == 3 && e.ypow == 0 && e.i < 0 && e.j < 0 && e.k < 0 && e.weight == 1.0,
+			  "count entry is the monomial 1");
+		dpb_layout_label(&L, 9, NULL, lab, sizeof(lab));
+		CHECK(strcmp(lab, "n") == 0 && strcmp(dpb_block_kind_name(DPB_BLK_COUNT), "count") == 0,
+			  "count label %s", lab);
+		dpb_layout_init(&L, DPB_MODEL_POISSON, 3, 0);
+		CHECK(dpb_layout_add_count(&L) == DPB_OK && L.nblocks == DPB_MAX_MODEL_BLOCKS,
+			  "poisson without intercept: 5 model blocks");
+	}
+
 	CHECK(dpb_layout_init(&L, DPB_MODEL_LINEAR, 0, 1) == DPB_EINVAL, "d=0");
 	CHECK(dpb_layout_init(&L, DPB_MODEL_LINEAR, DPB_MAX_D + 1, 1) == DPB_EINVAL, "d>max");
 }

@@ -12,7 +12,8 @@
  * standard deviation is sigma_block / weight.
  *
  * Block kinds (i <= j index w; the constant monomial w_0 w_0 = 1 is dropped
- * when the model has an intercept, because its sum is the public N):
+ * from T2 when the model has an intercept: its sum is N, public under
+ * replace neighbours and released as the COUNT block under add/remove):
  *   T1   w_i               (only Poisson without intercept)
  *   T2   w_i w_j           weight sqrt(2) when i < j
  *   YT1  y w_i
