@@ -18,13 +18,14 @@ out=bench/results/sbc_unknown_n.md
 	echo "30..70, made continuous), the sampler's prior \`n_prior\` [29.5, 70.5]. Linear (Gibbs-SS, N"
 	echo "step by slice sampling): d = 2, epsilon = 0.5, the prior of test_linear, 500 warmup, 100 draws"
 	echo "thinned by 25; ranks of theta0, theta1, theta2, sigma, N. Logistic (NUTS): d = 2, epsilon = 1,"
-	echo "the prior of test_glm, 200 warmup, 100 draws; ranks of theta0, theta1, theta2, N. KS p-values."
+	echo "the prior of test_glm, 200 warmup, 100 draws; ranks of theta0, theta1, theta2, N; Poisson"
+	echo "likewise (y_bound 40). KS p-values."
 	echo "Last line: the same logistic tables and releases, the sampler given the exact N (known N),"
 	echo "to tell what the unknown N adds from what the small N does."
 	echo
 	echo '```'
 	DPB_SBC_REPS=$REPS ./test/unit_run linear_unknown_n | grep -E "SBC|ok|FAIL" || true
-	DPB_SBC_REPS=$REPS ./test/unit_run glm_unknown_n | grep -E "SBC|ok|FAIL" || true
+	DPB_SBC_POISSON=1 DPB_SBC_REPS=$REPS ./test/unit_run glm_unknown_n | grep -E "SBC|ok|FAIL" || true
 	DPB_SBC_KNOWN_N=1 DPB_SBC_REPS=$REPS ./test/unit_run glm_unknown_n | grep -E "SBC" |
 		sed 's/^  SBC logistic,/  SBC logistic, KNOWN N (same tables),/' || true
 	echo '```'

@@ -136,7 +136,7 @@ FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
         lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat) rr,
      dpbayes.posterior(rr.r, draws => 50, chains => 1, warmup => 200, seed => 1);
 -- a tiny subset under heavy noise: the noisy count may fall below 1; the
--- samplers still run (stopgap: N is taken as at least 1)
+-- samplers still run (N is a parameter with a flat prior on N > 0)
 SELECT s.value < 1 AS count_below_1, (SELECT count(*) FROM dpbayes.posterior(rr.r, draws => 10,
          chains => 1, warmup => 10, seed => 1)) AS linear_draws
 FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 0.05, y_bound => 1,

@@ -372,13 +372,22 @@ test_glm_unknown_n(void)
 	double		un[2] = {29.5, 70.5},
 				cf,
 				pv[4],
-				sd = 0,
+				sd,
 				minp;
+	int			m,
+				last = getenv("DPB_SBC_POISSON") ? DPB_MODEL_POISSON : DPB_MODEL_LOGISTIC;
 
-	minp = run_sbc(DPB_MODEL_LOGISTIC, reps, un, 1.0, &cf, pv, &sd);
-	printf("  SBC logistic, add/remove, N ~ U(%g, %g) (count sd %.3g), %d replications, d=2 eps=1 "
-		   "(clipped %.3f%%): KS p = %.3g %.3g %.3g, N %.3g\n",
-		   un[0], un[1], sd, reps, 100 * cf, pv[0], pv[1], pv[2], pv[3]);
-	CHECK(cf < 0.01, "clipping is not rare: %g", cf);
-	CHECK(minp > 0.01, "logistic, unknown N: ranks not uniform: min p = %g", minp);
+	/* Poisson (bench only: DPB_SBC_POISSON) */
+	for (m = DPB_MODEL_LOGISTIC; m <= last; m++)
+	{
+		sd = 0;
+		minp = run_sbc((dpb_model) m, reps, un, 1.0, &cf, pv, &sd);
+		printf("  SBC %s, add/remove, N ~ U(%g, %g) (count sd %.3g), %d replications, d=2 eps=1 "
+			   "(clipped %.3f%%): KS p = %.3g %.3g %.3g, N %.3g\n",
+			   dpb_model_name((dpb_model) m), un[0], un[1], sd, reps, 100 * cf, pv[0], pv[1],
+			   pv[2], pv[3]);
+		CHECK(cf < 0.01, "clipping is not rare: %g", cf);
+		CHECK(minp > 0.01, "%s, unknown N: ranks not uniform: min p = %g",
+			  dpb_model_name((dpb_model) m), minp);
+	}
 }
