@@ -72,6 +72,21 @@ FROM ks ORDER BY 1, 2, 3;
 -- the reported noise scales follow the noise weights
 SELECT model, block, round((max(noise_sd) / min(noise_sd))::numeric, 6) AS sd_ratio_in_block
 FROM noise WHERE mech = 'laplace' GROUP BY 1, 2 ORDER BY 1, 2;
+-- every released value is an integer multiple of its block's noise grid
+-- (the discrete mechanism: docs/privacy.md §15), and the grid is a power of 2
+SELECT mech, bool_and(v / g = round(v / g)) AS on_grid,
+       bool_and(log(2, g::numeric) = round(log(2, g::numeric))) AS power_of_two, count(*) AS n_values
+FROM (SELECT 'gaussian' AS mech, dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 0.7,
+        y_bound => 2, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) r
+      FROM zero WHERE g <= 200 GROUP BY g
+      UNION ALL
+      SELECT 'laplace', dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 2, mechanism => 'laplace',
+        y_bound => 2, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) r
+      FROM zero WHERE g <= 200 GROUP BY g) rr,
+     jsonb_array_elements(rr.r::jsonb -> 'blocks') b,
+     LATERAL (SELECT (b ->> 'grid')::float8 AS g) gg,
+     LATERAL (SELECT value::float8 AS v FROM jsonb_array_elements_text(b -> 'values')) vv
+GROUP BY mech ORDER BY mech;
 DROP TABLE noise;
 DROP TABLE zero;
 DROP FUNCTION laplace_cdf;
