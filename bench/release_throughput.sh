@@ -9,7 +9,7 @@
 #   RA the same release in the array form (reported as R_arr, for honesty):
 #                    SELECT dpbayes.logistic_release(ARRAY[x1..x10], y,
 #                    dpbayes.privacy(...)) FROM t
-#   A  the same 76 sums in plain SQL (clip as the extension does, then
+#   A  the same 77 sums in plain SQL (clip as the extension does, then
 #      sum(y), sum(y z_j), sum(z_j), sum(z_i z_j), i <= j), without noise:
 #      a cost floor for computing the statistics in SQL
 #   B  one read of the same columns: SELECT sum(x1 + ... + x10), count(y)
@@ -102,7 +102,7 @@ Q_RA="SELECT dpbayes.logistic_release(ARRAY[$cols], y, $PRIV) FROM t"
 # ball if ||z|| > R; with box scaling neither changes anything (up to the
 # last bit), so A leaves them out: A is a lower bound on plain SQL's cost.
 # The clipped record is computed once per row in a subquery (OFFSET 0 keeps
-# the planner from inlining z_j into each of the 76 sums, which would
+# the planner from inlining z_j into each of the 77 sums, which would
 # evaluate every z_j 13 times); sy is y as +1 / -1.
 zdefs="CASE WHEN y THEN 1.0::float8 ELSE -1.0::float8 END AS sy"
 for j in $(seq 1 $D); do
@@ -110,7 +110,7 @@ for j in $(seq 1 $D); do
 		'BEGIN { s = 1 / sqrt(d); printf "%.17g %.17g\n", 0.5 * lo + 0.5 * hi, s / (0.5 * hi - 0.5 * lo) }')
 	zdefs+=", (least(greatest(x$j, 0::float8), $((2 * j))::float8) - $c::float8) * $g::float8 AS z$j"
 done
-# The 76 sums in the order of the release (layout.h, logistic with
+# The 77 sums in the order of the release (layout.h, logistic with
 # intercept: block YT1 = y, y z_1..y z_d; block T2 = z_1..z_d, then z_i z_j
 # for 1 <= i <= j <= d).
 sums="sum(sy)"
@@ -119,8 +119,10 @@ for j in $(seq 1 $D); do sums+=", sum(z$j)"; done
 for i in $(seq 1 $D); do
 	for j in $(seq "$i" $D); do sums+=", sum(z$i * z$j)"; done
 done
+# the count block of add/remove neighbours (the default) comes last
+sums+=", sum(1::float8)"
 NSUMS=$(grep -o 'sum(' <<<"$sums" | wc -l)
-[ "$NSUMS" -eq $((1 + D + D + D * (D + 1) / 2)) ] || { echo "internal error: $NSUMS sums" >&2; exit 1; }
+[ "$NSUMS" -eq $((2 + D + D + D * (D + 1) / 2)) ] || { echo "internal error: $NSUMS sums" >&2; exit 1; }
 Q_A="SELECT $sums FROM (SELECT $zdefs FROM t OFFSET 0) q"
 
 bsum=""
@@ -185,8 +187,11 @@ case $BUFLINE in
 esac
 
 # A computes the same statistics as R and R_arr: compare with releases at
-# epsilon = 1e12, whose noise is tiny (sd about 2.5e-6); the largest
-# |R - A| in units of the noise sd must be small (< 8 with 76 statistics).
+# epsilon = 1e12, whose noise is tiny (sd about 1.5e-5); the largest
+# |R - A| in units of (the noise sd + the quantisation bound) must be small
+# (< 8 with 77 statistics).  The release sums records quantised to 26 bits
+# (docs/privacy.md §15): a degree-2 sum of N records (R = 1) moves by at most
+# N 2^-26 even when every record rounds the same way (clamped features do).
 PRIV_EXACT=${PRIV/epsilon => 1,/epsilon => 1e12,}
 for form in R RA; do
 if [ "$form" = R ]; then
@@ -199,11 +204,11 @@ WITH a AS (SELECT ARRAY[$sums] AS v FROM (SELECT $zdefs FROM t OFFSET 0) q),
      r AS (SELECT $rel AS rel FROM t),
      s AS (SELECT st.k, st.value, st.sd FROM r, dpbayes.release_stats(r.rel)
                   WITH ORDINALITY AS st(block, entry, value, sd, k))
-SELECT count(*), round(max(abs(s.value - a.v[s.k]) / (s.sd + 1e-12 * abs(a.v[s.k])))::numeric, 2),
+SELECT count(*), round(max(abs(s.value - a.v[s.k]) / (s.sd + $ROWS * power(2, -26) + 1e-12 * abs(a.v[s.k])))::numeric, 2),
        max(s.sd)
 FROM s, a")
 read -r NCHK MAXDEV MAXSD <<<"$CHECK"
-say "$form (epsilon = 1e12, noise sd <= $MAXSD) vs A: $NCHK statistics, max |$form - A| = $MAXDEV noise sd"
+say "$form (epsilon = 1e12, noise sd <= $MAXSD) vs A: $NCHK statistics, max |$form - A| = $MAXDEV (noise sd + quantisation bound)"
 if [ "$NCHK" != "$NSUMS" ] || ! awk -v m="$MAXDEV" 'BEGIN { exit !(m + 0 < 8) }'; then
 	say "error: plain SQL (A) and the release ($form) disagree"
 	exit 1
@@ -347,7 +352,7 @@ qname() {
 	case $1 in
 	R) echo "R: logistic_release(y, p, x1, ..., x10)" ;;
 	RA) echo "R_arr: logistic_release(ARRAY[x1, ..., x10], y, p)" ;;
-	A) echo "A: the 76 sums in plain SQL" ;;
+	A) echo "A: the 77 sums in plain SQL" ;;
 	AJ) echo "AJ: A with jit = on" ;;
 	B) echo "B: sum(x1 + ... + x10)" ;;
 	C) echo "C: count(ARRAY[x1, ..., x10]) (diagnostic)" ;;
@@ -444,9 +449,10 @@ bench/README.md for what is measured and how to read it.
 * other load: during the timed runs, processes other than the benchmark's
   cluster used ${OTHERS}% of one CPU (of $(nproc)); load average $LOAD_BEFORE before,
   $LOAD_AFTER after$QUIET_NOTE
-* check: the 76 sums of A equal the statistics of a release at
-  epsilon = 1e12 up to its noise (max |R - A| = $MAXDEV_R noise sd,
-  max |R_arr - A| = $MAXDEV_RA noise sd; sd <= $MAXSD_R)
+* check: the 77 sums of A equal the statistics of a release at
+  epsilon = 1e12 up to its noise and the 26-bit quantisation of the records
+  (max |R - A| = $MAXDEV_R, max |R_arr - A| = $MAXDEV_RA, in units of noise sd
+  + N 2^-26; sd <= $MAXSD_R)
 
 ## Results
 
@@ -472,7 +478,7 @@ R_arr, the same release with the features as one array:
 $Q_RA
 \`\`\`
 
-A, the same 76 sums in plain SQL, **without noise**: a cost floor for the
+A, the same 77 sums in plain SQL, **without noise**: a cost floor for the
 sums only.  Clamping to the bounds and the affine map onto
 [-1/sqrt(10), 1/sqrt(10)] as in src/core/clip.c; no ball projection (the
 box lies in the ball):

@@ -43,5 +43,19 @@ SELECT round((SELECT value FROM dpbayes.release_stats(a.r) WHERE block = 'count'
         JOIN dpbayes.release_stats(b.r) WITH ORDINALITY sb(block, entry, value, sd, k)
         USING (k)) AS same_statistics
 FROM results a, results b WHERE a.mode = 'serial' AND b.mode = 'parallel';
+
+-- the sums are exact integers, independent of the plan: with the same
+-- (insecure, test) noise stream a parallel release equals the serial one to
+-- the last bit
+SET max_parallel_workers_per_gather = 0;
+SET dpbayes.insecure_noise_seed = 11;
+CREATE TEMP TABLE rel_serial AS SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1,
+         y_bound => 1, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) AS r FROM par;
+SET max_parallel_workers_per_gather = 2;
+SET dpbayes.insecure_noise_seed = 12;
+SET dpbayes.insecure_noise_seed = 11;
+CREATE TEMP TABLE rel_parallel AS SELECT dpbayes.linear_release(x, yl, dpbayes.privacy(epsilon => 1,
+         y_bound => 1, lower => ARRAY[-1, -1, -1], upper => ARRAY[1, 1, 1])) AS r FROM par;
+SELECT s.r::text = p.r::text AS identical_releases FROM rel_serial s, rel_parallel p;
 RESET ALL;
 DROP TABLE par;
