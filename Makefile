@@ -22,7 +22,7 @@
 PG_CONFIG ?= pg_config
 PGXS_MAKE = $(MAKE) -f dpbayes.mk PG_CONFIG=$(PG_CONFIG)
 
-CORE_SRCS = $(sort $(wildcard src/core/*.c))
+CORE_SRCS = $(sort $(wildcard src/core/*.c src/core/*/*.c))
 UNIT_SRCS = $(sort $(wildcard test/*.c))
 CC ?= cc
 UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core \
@@ -50,7 +50,7 @@ clean:
 deps:
 	bash test/deps.sh
 
-test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h) test/unit.h
+test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h src/core/*/*.h) test/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(UNIT_LIBS)
 
 unit: test/unit_run

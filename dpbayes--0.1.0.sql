@@ -283,3 +283,37 @@ AS 'MODULE_PATHNAME', 'dpbayes_nonprivate_posterior_summary'
 LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.nonprivate_posterior_summary(text, double precision[], double precision[], dpbayes.privacy, integer, integer, integer, bigint, jsonb) IS
   'NOT PRIVATE: summary of dpbayes.nonprivate_posterior(); for comparisons only';
+
+-- ---- betaD-Bayes calibration (issue 10, first part; docs/betad.md) ----
+
+CREATE FUNCTION dpbayes.betad_beta(
+    epsilon      double precision,
+    model        text,
+    sigma2_floor double precision DEFAULT NULL,
+    y_scale      double precision DEFAULT 1,
+    root         text             DEFAULT 'smaller')
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'dpbayes_betad_beta'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad_beta(double precision, text, double precision, double precision, text) IS
+  'betaD-Bayes: the beta that makes one exact posterior draw epsilon-DP (logistic: 1 + 2/epsilon; linear: Gaussian regression with a public residual-variance floor in the units of y, on y / y_scale; root smaller or larger)';
+
+CREATE FUNCTION dpbayes.betad_epsilon(
+    beta         double precision,
+    model        text,
+    sigma2_floor double precision DEFAULT NULL,
+    y_scale      double precision DEFAULT 1)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'dpbayes_betad_epsilon'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad_epsilon(double precision, text, double precision, double precision) IS
+  'betaD-Bayes: the epsilon of one exact posterior draw for a given beta (2 M^(beta-1)/(beta-1))';
+
+CREATE FUNCTION dpbayes.betad_epsilon_min(
+    sigma2_floor double precision,
+    y_scale      double precision DEFAULT 1)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'dpbayes_betad_epsilon_min'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad_epsilon_min(double precision, double precision) IS
+  'betaD-Bayes: the smallest epsilon a Gaussian model with this public variance floor can reach (0: any)';

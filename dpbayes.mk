@@ -2,7 +2,7 @@
 EXTENSION = dpbayes
 EXTVERSION = 0.1.0
 MODULE_big = dpbayes
-OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c)) $(sort $(wildcard src/pg/*.c)))
+OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c src/core/*/*.c)) $(sort $(wildcard src/pg/*.c)))
 DATA = dpbayes--$(EXTVERSION).sql
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
@@ -25,4 +25,4 @@ include $(PGXS)
 
 # PGXS does not track header dependencies: rebuild everything when a header
 # changes (struct layouts are shared between src/core and src/pg).
-$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
+$(OBJS): $(wildcard src/core/*.h src/core/*/*.h src/pg/*.h)

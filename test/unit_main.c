@@ -29,6 +29,7 @@ const char *unit_current = "";
 	X(attack) \
 	X(grid_range) \
 	X(names) \
+	X(betad) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
