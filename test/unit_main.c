@@ -30,6 +30,7 @@ const char *unit_current = "";
 	X(grid_range) \
 	X(names) \
 	X(betad) \
+	X(betad_model) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
