@@ -31,6 +31,7 @@ const char *unit_current = "";
 	X(names) \
 	X(betad) \
 	X(betad_model) \
+	X(betad_sample) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
