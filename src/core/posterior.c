@@ -214,14 +214,14 @@ dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len)
  * took 4.6 ms, 20 ms, 0.15 s, 0.89 s and one Gibbs iteration 7.8 ms, 38 ms,
  * 0.22 s (d = 64: ~1.2 s), that is 0.7 to 1.8 x 1e-10 n^3 seconds.  In
  * units of STEP_UNIT = 1e-10 n^3 s:
- *  - one step may cost at most MAX_STEP_S = 0.25 s (n <= 1357: d <= 48 with
- *    an intercept), so that the interrupt polls between steps honour a
+ *  - one step may cost at most MAX_STEP_S = 0.25 s, so that the interrupt polls between steps honour a
  *    cancel within a second;
  *  - a whole run at most MAX_RUN_S = 3600 s, counting per chain 2 dim
  *    gradients of the curvature initialisation and GLM_GRADS_PER_ITER = 10
  *    gradients per NUTS iteration (the fewest measured: 7 to 30), or
- *    GIBBS_STEPS_PER_ITER = 2 units per Gibbs iteration (x 4 with an unknown
- *    N: its slice step factorises ~6 more times).
+ *    GIBBS_STEPS_PER_ITER = 2 units per Gibbs iteration (measured with an
+ *    unknown N, the default and costlier case).
+ * So d <= 43 for linear and d <= 49 for logistic / Poisson regression.
  * The estimate is a lower bound of the time; a run it lets through can take
  * several times longer, and the host's statement_timeout bounds it.
  */
@@ -245,9 +245,7 @@ dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
 	iters = (double) o->warmup + (double) o->draws * (o->thin > 0 ? o->thin : 1);
 	if (r->model == DPB_MODEL_LINEAR)
 	{
-		double		per = GIBBS_STEPS_PER_ITER * (o->n_known ? 1.0 : 4.0);
-
-		*step_s = per * STEP_UNIT * n3;
+		*step_s = GIBBS_STEPS_PER_ITER * STEP_UNIT * n3;
 		*run_s = (double) o->chains * iters * *step_s;
 	}
 	else
