@@ -402,6 +402,8 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	dpb_clipper_init(&clip, &meta.p, meta.model, d);
 	for (i = 0; i < N; i++)
 	{
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < d; j++)
 			if (isnan(X[(size_t) i * d + j]) || isinf(X[(size_t) i * d + j]))
 				ereport(ERROR,
