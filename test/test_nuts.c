@@ -525,6 +525,88 @@ test_interrupt(void)
 	gsl_rng_free(rng);
 }
 
+/* counts the density evaluations */
+static int	counted_calls;
+
+static double
+counted_normal_logp(const double *x, double *g, void *ctx)
+{
+	counted_calls++;
+	return normal_logp(x, g, ctx);
+}
+
+static int
+interrupt_after_10(void)
+{
+	return ++interrupt_calls > 10;
+}
+
+/* The interrupt is polled before every density evaluation: inside the
+ * curvature initialisation (2 dim evaluations) and the step-size search,
+ * which polled nothing before (issue 12: minutes at d = 32 without a poll). */
+static void
+test_interrupt_inner(void)
+{
+	enum
+	{
+	NDIM = 50};
+	normal_ctx	ctx = {NDIM, NULL, NULL};
+	double		init[NDIM] = {0},
+				draws[10 * NDIM];
+	dpb_nuts_opts o;
+	dpb_nuts_stats st;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+
+	dpb_nuts_opts_default(&o);
+	o.warmup = 10;
+	o.draws = 10;
+	o.curvature_init = 1;
+	o.interrupt = interrupt_after_10;
+	interrupt_calls = counted_calls = 0;
+	CHECK(dpb_nuts_run(NDIM, counted_normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINTR,
+		  "interrupt in the curvature initialisation");
+	CHECK(counted_calls == 10 && interrupt_calls == 11,
+		  "%d evaluations, %d polls (curvature init: 100 evaluations)", counted_calls, interrupt_calls);
+	/* in the step-size search: the curvature takes 1 + 100 evaluations */
+	o.curvature_init = 1;
+	interrupt_calls = -95;
+	counted_calls = 0;
+	CHECK(dpb_nuts_run(NDIM, counted_normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINTR,
+		  "interrupt in the curvature initialisation (late)");
+	CHECK(counted_calls == 105, "%d evaluations", counted_calls);
+	interrupt_calls = -(1 + 100 + 3);
+	counted_calls = 0;
+	CHECK(dpb_nuts_run(NDIM, counted_normal_logp, &ctx, init, &o, rng, draws, &st) == DPB_EINTR,
+		  "interrupt in the step-size search");
+	/* stopped at the 115th poll: at most 114 evaluations, past the 101 of
+	 * the start and the curvature */
+	CHECK(counted_calls > 101 && counted_calls <= 114, "%d evaluations", counted_calls);
+	gsl_rng_free(rng);
+}
+
+/* a chain whose draws never change is reported (every proposal rejected) */
+static void
+test_stuck_chain(void)
+{
+	dpb_draws	dr;
+	int			iters = DPB_STUCK_MIN_DRAWS;
+
+	CHECK(dpb_draws_alloc(&dr, 2, iters, 3) == DPB_OK, "alloc");
+	for (int i = 0; i < 2 * iters * 3; i++)
+		dr.v[i] = 0.25 * (i % 3);	/* both chains constant */
+	CHECK(dpb_draws_stuck_chain(&dr) == 1, "constant chains: %d", dpb_draws_stuck_chain(&dr));
+	dr.v[3 * 5 + 1] = 1.0;		/* chain 1 moves once */
+	CHECK(dpb_draws_stuck_chain(&dr) == 2, "chain 2 stuck: %d", dpb_draws_stuck_chain(&dr));
+	dr.v[3 * (iters + 7) + 2] = -1.0;	/* chain 2 too */
+	CHECK(dpb_draws_stuck_chain(&dr) == 0, "both moved: %d", dpb_draws_stuck_chain(&dr));
+	dpb_draws_free(&dr);
+	CHECK(dpb_draws_alloc(&dr, 1, iters - 1, 1) == DPB_OK, "alloc");
+	for (int i = 0; i < iters - 1; i++)
+		dr.v[i] = 1.0;
+	CHECK(dpb_draws_stuck_chain(&dr) == 0, "too few draws to tell");
+	dpb_draws_free(&dr);
+}
+
 /* Newton mode and Laplace covariance of the logistic posterior (d = 2) */
 static void
 logit_laplace(const logit_ctx *c, double *mode, double *cov)
@@ -845,6 +927,8 @@ test_nuts(void)
 	test_invalid_region();
 	test_funnel();
 	test_interrupt();
+	test_interrupt_inner();
+	test_stuck_chain();
 	test_logistic();
 	test_sbc();
 }

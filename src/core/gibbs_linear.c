@@ -754,6 +754,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 					   out->v + ((size_t) ci * o->draws + (it - burn) / thin) * nvars);
 		}
 		rejected += c.rejected;
+		out->proposals += total;
 		chain_free(&c);
 		if (st != DPB_OK)
 		{

@@ -115,6 +115,7 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 			break;
 		out->divergences += ns.divergences;
 		out->rejected += ns.invalid;
+		out->proposals += ns.gradient_evals + ns.invalid;
 		for (i = 0; i < o->draws; i++)
 			dpb_record_draw(meta, gain, center, buf + (size_t) i * c.p, NULL, NULL,
 							NULL, NULL, 0, out->v + ((size_t) ci * o->draws + i) * nvars);

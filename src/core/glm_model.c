@@ -643,15 +643,25 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 		/* a starting point with a finite density */
 		for (tries = 0; tries < 100; tries++)
 		{
+			if (o->interrupt != NULL && o->interrupt())
+				break;
 			dpb_glm_init(c, rng, phi);
 			if (dpb_isfinite(dpb_glm_logp(phi, grad, c)))
 				break;
+		}
+		if (tries < 100 && o->interrupt != NULL && o->interrupt())
+		{
+			gsl_rng_free(rng);
+			st = DPB_EINTR;
+			break;
 		}
 		if (tries == 100)
 		{
 			gsl_rng_free(rng);
 			st = DPB_ENUMERIC;
-			dpb_err_set(err, "the sampler found no valid starting point", NULL);
+			dpb_err_set(err, "the sampler found no valid starting point",
+						"The log density is not finite at 100 starting points drawn near the prior; "
+						"check the prior options (theta_scale, mu_scale, tau_scale, lkj_eta).");
 			break;
 		}
 		st = dpb_nuts_run(c->dim, dpb_glm_logp, c, phi, &no, rng, buf, &ns);
@@ -668,6 +678,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 		}
 		out->divergences += ns.divergences;
 		out->rejected += ns.invalid;
+		out->proposals += ns.gradient_evals + ns.invalid;
 		for (i = 0; i < o->draws; i++)
 		{
 			double		N = dpb_glm_n(c, buf + (size_t) i * c->dim);

@@ -125,6 +125,13 @@ typedef struct sampler
 	double	   *w_mean, *w_m2;	/* adaptation */
 
 	long		invalid, grad_evals;
+
+	/* the host's interrupt poll (may be NULL), called before every density
+	 * evaluation; once it fired, stop is set, every later evaluation is
+	 * invalid without calling f (so trajectories end at once) and the run
+	 * returns DPB_EINTR */
+	dpb_interrupt_fn interrupt;
+	int			stop;
 } sampler;
 
 /* ---------------------------------------------------------------- helpers */
@@ -180,6 +187,12 @@ evaluate(sampler *s, point *z)
 	double		lp;
 	int			i;
 
+	if (s->stop || (s->interrupt != NULL && s->interrupt()))
+	{
+		s->stop = 1;
+		z->logp = -INFINITY;
+		return;
+	}
 	for (i = 0; i < s->dim; i++)
 		if (!dpb_isfinite(z->q[i]))
 			break;
@@ -436,6 +449,8 @@ init_stepsize(sampler *s)
 	{
 		double		dH = trial_step(s);
 
+		if (s->stop)
+			return DPB_EINTR;
 		if (dir == 1 ? !(dH > log08) : !(dH < log08))
 			return DPB_OK;
 		s->eps *= dir == 1 ? 2.0 : 0.5;
@@ -453,7 +468,7 @@ init_stepsize(sampler *s)
 static void
 curvature_metric(sampler *s)
 {
-	for (int i = 0; i < s->dim; i++)
+	for (int i = 0; i < s->dim && !s->stop; i++)
 	{
 		double		q = s->cur.q[i],
 					h = 1e-5 * (1.0 + fabs(q)),
@@ -655,6 +670,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	s->ctx = ctx;
 	s->rng = rng;
 	s->max_depth = o->max_depth;
+	s->interrupt = o->interrupt;
 	/* 5 points, 12 trajectory vectors, minv, minv0 and 2 Welford vectors,
 	 * and per level a point and 7 vectors */
 	block = calloc((size_t) dim * (15 + 12 + 4 + 10 * (size_t) o->max_depth),
@@ -715,7 +731,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		double		accept;
 		int			depth;
 
-		if (o->interrupt != NULL && o->interrupt())
+		if (s->stop || (o->interrupt != NULL && o->interrupt()))
 		{
 			st = DPB_EINTR;
 			goto done;
@@ -754,6 +770,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	}
 
 done:
+	if (s->stop)
+		st = DPB_EINTR;
 	if (stats != NULL)
 	{
 		stats->divergences = div_draws;

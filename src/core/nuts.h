@@ -47,7 +47,7 @@ typedef struct dpb_nuts_opts
 	int			curvature_init; /* nonzero: the inverse metric starts as the
 								 * inverse curvature at init (see above),
 								 * else as the identity */
-	dpb_interrupt_fn interrupt; /* polled every iteration, may be NULL */
+	dpb_interrupt_fn interrupt; /* polled before every density evaluation, may be NULL */
 } dpb_nuts_opts;
 
 typedef struct dpb_nuts_stats

@@ -206,10 +206,88 @@ dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The size limit (docs/posterior.md, "Limits").  One step of either sampler
+ * (a Gibbs-SS iteration; a log density + gradient of the GLM) factorises
+ * matrices of the n model statistics: measured on this project's reference
+ * machine (OpenBLAS, one thread) at d = 24, 32, 48, 64 one GLM gradient
+ * took 4.6 ms, 20 ms, 0.15 s, 0.89 s and one Gibbs iteration 7.8 ms, 38 ms,
+ * 0.22 s (d = 64: ~1.2 s), that is 0.7 to 1.8 x 1e-10 n^3 seconds.  In
+ * units of STEP_UNIT = 1e-10 n^3 s:
+ *  - one step may cost at most MAX_STEP_S = 0.25 s, so that the interrupt polls between steps honour a
+ *    cancel within a second;
+ *  - a whole run at most MAX_RUN_S = 3600 s, counting per chain 2 dim
+ *    gradients of the curvature initialisation and GLM_GRADS_PER_ITER = 10
+ *    gradients per NUTS iteration (the fewest measured: 7 to 30), or
+ *    GIBBS_STEPS_PER_ITER = 2 units per Gibbs iteration (measured with an
+ *    unknown N, the default and costlier case).
+ * So d <= 43 for linear and d <= 49 for logistic / Poisson regression.
+ * The estimate is a lower bound of the time; a run it lets through can take
+ * several times longer, and the host's statement_timeout bounds it.
+ */
+#define STEP_UNIT 1e-10
+#define MAX_STEP_S 0.25
+#define MAX_RUN_S 3600.0
+#define GLM_GRADS_PER_ITER 10.0
+#define GIBBS_STEPS_PER_ITER 2.0
+
+dpb_status
+dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
+				   double *step_s, double *run_s)
+{
+	dpb_layout	L;
+	double		n3,
+				iters;
+
+	if (dpb_release_layout(r, &L) != DPB_OK)
+		return DPB_EINVAL;
+	n3 = (double) L.nmodel * L.nmodel * L.nmodel;
+	iters = (double) o->warmup + (double) o->draws * (o->thin > 0 ? o->thin : 1);
+	if (r->model == DPB_MODEL_LINEAR)
+	{
+		*step_s = GIBBS_STEPS_PER_ITER * STEP_UNIT * n3;
+		*run_s = (double) o->chains * iters * *step_s;
+	}
+	else
+	{
+		double		dim = dpb_glm_dim(r->d, r->p.intercept) + (o->n_known ? 0 : 1);
+
+		*step_s = STEP_UNIT * n3;
+		*run_s = (double) o->chains * (2.0 * dim + GLM_GRADS_PER_ITER * iters) * *step_s;
+	}
+	if (*step_s > MAX_STEP_S || *run_s > MAX_RUN_S)
+		return DPB_ERANGE;
+	return DPB_OK;
+}
+
+int
+dpb_draws_stuck_chain(const dpb_draws *dr)
+{
+	if (dr->iters < DPB_STUCK_MIN_DRAWS)
+		return 0;
+	for (int c = 0; c < dr->chains; c++)
+	{
+		const double *first = dr->v + (size_t) c * dr->iters * dr->nvars;
+		int			moved = 0;
+
+		for (int i = 1; i < dr->iters && !moved; i++)
+			moved = memcmp(first, first + (size_t) i * dr->nvars,
+						   sizeof(double) * (size_t) dr->nvars) != 0;
+		if (!moved)
+			return c + 1;
+	}
+	return 0;
+}
+
 dpb_status
 dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 				  dpb_draws *out, dpb_err *err)
 {
+	double		step_s,
+				run_s;
+	dpb_status	st;
+	int			c;
+
 	if (r->p.mechanism == DPB_MECH_NONE && o->method != DPB_METHOD_NONPRIVATE)
 	{
 		dpb_err_set(err, "this release holds exact statistics",
@@ -230,18 +308,41 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 					"An unknown N needs a positive noise sd and a prior 0 <= lo < hi.");
 		return DPB_EINVAL;
 	}
+	if (dpb_posterior_cost(r, o, &step_s, &run_s) == DPB_ERANGE)
+	{
+		if (step_s > MAX_STEP_S)
+			dpb_err_set(err, "the model is too large to sample",
+						"One sampler step would take about %.2g s (the limit is %.2g s): %d features.",
+						step_s, MAX_STEP_S, r->d);
+		else
+			dpb_err_set(err, "the model is too large to sample with these draws, chains and warmup",
+						"The run would take at least about %.0f s (the limit is %.0f s).",
+						run_s, MAX_RUN_S);
+		return DPB_ERANGE;
+	}
 	switch (r->model)
 	{
 		case DPB_MODEL_LINEAR:
-			return dpb_gibbs_linear_run(r, o, out, err);
+			st = dpb_gibbs_linear_run(r, o, out, err);
+			break;
 		case DPB_MODEL_LOGISTIC:
 		case DPB_MODEL_POISSON:
-			return dpb_glm_run(r, o, out, err);
+			st = dpb_glm_run(r, o, out, err);
+			break;
 		default:
 			dpb_err_set(err, "posterior sampling is not implemented for this model yet",
 						"Model: %s.", dpb_model_name(r->model));
 			return DPB_ENOTSUP;
 	}
+	if (st == DPB_OK && (c = dpb_draws_stuck_chain(out)) > 0)
+	{
+		dpb_draws_free(out);
+		dpb_err_set(err, "the sampler never moved: every proposal after warmup was rejected",
+					"The draws of chain %d are all equal. The prior or the release admits no "
+					"usable posterior; check the prior options.", c);
+		return DPB_ENUMERIC;
+	}
+	return st;
 }
 
 int

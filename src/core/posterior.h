@@ -106,12 +106,28 @@ typedef struct dpb_draws
 	double	   *v;				/* v[(c * iters + i) * nvars + k] */
 	long		divergences;	/* HMC samplers; 0 for Gibbs */
 	long		rejected;		/* non-finite / non-PD states rejected */
+	long		proposals;		/* states proposed (rejected ones included):
+								 * Gibbs iterations, NUTS density evaluations */
 } dpb_draws;
 
 dpb_status	dpb_draws_alloc(dpb_draws *d, int chains, int iters, int nvars);
 void		dpb_draws_free(dpb_draws *d);
 
-/* Runs the sampler for r's model and o->method. */
+/* The estimated cost of a run (docs/posterior.md, "Limits"): seconds of one
+ * sampler step and of the whole run.  DPB_ERANGE when either is over the
+ * limit (dpb_posterior_run then refuses the run). */
+dpb_status	dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
+							   double *step_s, double *run_s);
+
+/* A chain whose DPB_STUCK_MIN_DRAWS or more draws are all equal (every
+ * proposal after warmup was rejected): returns its number (1-based), else 0.
+ * (A working NUTS chain stays put with probability < 1/2 per iteration, a
+ * Gibbs chain never.)  dpb_posterior_run fails with DPB_ENUMERIC then. */
+#define DPB_STUCK_MIN_DRAWS 20
+int			dpb_draws_stuck_chain(const dpb_draws *dr);
+
+/* Runs the sampler for r's model and o->method; DPB_ERANGE for a model too
+ * large to sample (dpb_posterior_cost). */
 dpb_status	dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 							  dpb_draws *out, dpb_err *err);
 

@@ -12,7 +12,19 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "linalg.h"
 #include "posterior.h"
+
+/*
+ * Ranges of the prior options, on the scaled model (docs/posterior.md,
+ * "Prior checks"): outside them the posterior cannot be sampled (every
+ * proposal rejected, or no finite starting point), so they are errors.
+ */
+#define PRIOR_SCALE_MIN 1e-4	/* theta_scale, mu_scale, tau_scale */
+#define PRIOR_SCALE_MAX 1e4
+#define PRIOR_LKJ_MAX 1e4		/* lkj_eta in (0, PRIOR_LKJ_MAX] */
+#define PRIOR_VAR_MIN 1e-8		/* diagonal of x_cov, x_scale (scaled) */
+#define PRIOR_VAR_MAX 1e8
 
 pg_attribute_noreturn()
 static void
@@ -108,6 +120,30 @@ jmat(JsonbValue *v, const char *key, double *out, int d)
 			if (fabs(out[i * d + j] - out[j * d + i]) > 1e-12 * (fabs(out[i * d + j]) + 1e-300))
 				bad_option(key, "The matrix must be symmetric.");
 	}
+}
+
+/* x in [lo, hi], else an error naming the option */
+static void
+check_range(const char *key, const double *x, int n, double lo, double hi)
+{
+	for (int i = 0; i < n; i++)
+		if (!(x[i] >= lo && x[i] <= hi))
+			bad_option(key, psprintf("The value must lie between %g and %g on the scaled model "
+									 "(docs/posterior.md, \"Prior checks\").", lo, hi));
+}
+
+/* a scaled covariance-like matrix: bounded diagonal, positive definite */
+static void
+check_cov(const char *key, const double *m, int d)
+{
+	double	   *a = palloc(sizeof(double) * d * d);
+
+	for (int i = 0; i < d; i++)
+		check_range(key, m + i * d + i, 1, PRIOR_VAR_MIN, PRIOR_VAR_MAX);
+	memcpy(a, m, sizeof(double) * d * d);
+	if (dpb_chol_nocopy(a, d) != DPB_OK)
+		bad_option(key, "The matrix must be positive definite.");
+	pfree(a);
 }
 
 /* option keys and the models they apply to (L linear, G logistic/poisson) */
@@ -217,6 +253,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			for (i = 0; i < d; i++)
 				for (j = 0; j < d; j++)
 					m[i * d + j] *= gain[i] * gain[j];
+			check_cov(key, m, d);
 		}
 		else if (strcmp(key, "x_moments") == 0)
 		{
@@ -235,15 +272,27 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				bad_option(key, "\"update\", \"prior\" or \"noisy\" is expected.");
 		}
 		else if (strcmp(key, "theta_scale") == 0)
+		{
 			jvec(&val, key, o->theta_scale, p, true);
+			check_range(key, o->theta_scale, p, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+		}
 		else if (strcmp(key, "theta_norm_bound") == 0)
 			o->theta_norm_bound = jpos(&val, key);
 		else if (strcmp(key, "mu_scale") == 0)
+		{
 			o->mu_scale = jpos(&val, key);
+			check_range(key, &o->mu_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+		}
 		else if (strcmp(key, "tau_scale") == 0)
+		{
 			o->tau_scale = jpos(&val, key);
+			check_range(key, &o->tau_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+		}
 		else if (strcmp(key, "lkj_eta") == 0)
+		{
 			o->lkj_eta = jpos(&val, key);
+			check_range(key, &o->lkj_eta, 1, 0, PRIOR_LKJ_MAX);
+		}
 		else if (strcmp(key, "moments") == 0)
 		{
 			char	   *m;

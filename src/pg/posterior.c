@@ -74,7 +74,85 @@ sampler_seed(FunctionCallInfo fcinfo, int argno, dpb_infer_opts *o)
 		o->seed = (uint64) PG_GETARG_INT64(argno);
 }
 
-/* Errors and notices after a sampler run (the core has freed its memory). */
+/* dpb_summarize of variable k of dr; x: chains * iters scratch */
+static void
+summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
+{
+	CHECK_FOR_INTERRUPTS();
+	for (int c = 0; c < dr->chains; c++)
+		for (int i = 0; i < dr->iters; i++)
+			x[(size_t) c * dr->iters + i] =
+				dr->v[((size_t) c * dr->iters + i) * dr->nvars + k];
+	if (dpb_summarize(x, dr->chains, dr->iters, s) != DPB_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+}
+
+/*
+ * Stan-like warnings after a run (docs/posterior.md, "Warnings"): one
+ * WARNING when a reported variable has R-hat > DPB_WARN_RHAT, a bulk or
+ * tail ESS below DPB_WARN_ESS_PER_CHAIN per chain, or when a transition
+ * after warmup diverged; a NOTICE when more than DPB_NOTICE_REJECTED of the
+ * proposed states were rejected.  The diagnostics are dpb_summarize's (NaN
+ * ones, from too few or constant draws, are not compared).
+ */
+#define DPB_WARN_RHAT 1.01
+#define DPB_WARN_ESS_PER_CHAIN 100.0
+#define DPB_NOTICE_REJECTED 0.01
+
+static void
+run_warnings(const dpb_draws *dr)
+{
+	double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
+	double		max_rhat = -INFINITY,
+				min_bulk = INFINITY,
+				min_tail = INFINITY;
+	int			bad_vars = 0;
+	double		ess_min = DPB_WARN_ESS_PER_CHAIN * dr->chains;
+
+	for (int k = 0; k < dr->nvars; k++)
+	{
+		dpb_summary s;
+		int			bad = 0;
+
+		summarize_var(dr, k, x, &s);
+		if (s.rhat > DPB_WARN_RHAT)
+			bad = 1;
+		if (s.ess_bulk < ess_min || s.ess_tail < ess_min)
+			bad = 1;
+		if (s.rhat > max_rhat)
+			max_rhat = s.rhat;
+		if (s.ess_bulk < min_bulk)
+			min_bulk = s.ess_bulk;
+		if (s.ess_tail < min_tail)
+			min_tail = s.ess_tail;
+		bad_vars += bad;
+	}
+	pfree(x);
+	if (bad_vars > 0 || dr->divergences > 0)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("the posterior draws may not be reliable"),
+				 errdetail("%ld divergent transitions after warmup; %d of %d variables have R-hat > %.2f "
+						   "or a bulk or tail ESS below %.0f (%.0f per chain): max R-hat %.3f, "
+						   "min bulk ESS %.0f, min tail ESS %.0f.",
+						   dr->divergences, bad_vars, dr->nvars, DPB_WARN_RHAT, ess_min,
+						   DPB_WARN_ESS_PER_CHAIN, max_rhat, min_bulk, min_tail),
+				 dr->divergences > 0 ?
+				 errhint("Raise options.target_accept (e.g. 0.95); if the R-hat or ESS warning remains, "
+						 "raise warmup and draws, and read the summary's rhat, ess_bulk and ess_tail.") :
+				 errhint("Raise warmup and draws (for linear regression also options.thin, e.g. 10) "
+						 "until every rhat <= %.2f and ess_bulk, ess_tail >= %.0f per chain.",
+						 DPB_WARN_RHAT, DPB_WARN_ESS_PER_CHAIN)));
+	if (dr->proposals > 0 && dr->rejected > DPB_NOTICE_REJECTED * (double) dr->proposals)
+		ereport(NOTICE,
+				(errmsg("%ld of %ld proposed sampler states (%.1f%%) were rejected (non-finite density or a matrix not positive definite)",
+						dr->rejected, dr->proposals, 100.0 * dr->rejected / dr->proposals),
+				 errhint("Check that the prior options suit the scale of the data.")));
+}
+
+/* Errors and warnings after a sampler run (the core has freed its memory). */
 static void
 sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 {
@@ -85,16 +163,25 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s", err->msg),
 				 err->detail[0] ? errdetail("%s", err->detail) : 0));
+	if (st == DPB_ERANGE)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err->msg),
+				 errdetail("%s", err->detail),
+				 errhint("Use fewer features, or fewer chains, draws and warmup iterations; "
+						 "docs/posterior.md (\"Limits\") has the cost model.")));
 	if (st != DPB_OK)
 		dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
-	if (dr->rejected > 0)
-		ereport(NOTICE,
-				(errmsg("%ld sampler proposals were rejected (non-finite density or a matrix not positive definite)",
-						dr->rejected)));
-	if (dr->divergences > 0)
-		ereport(NOTICE,
-				(errmsg("%ld divergent transitions after warmup", dr->divergences),
-				 errhint("Raise options.target_accept (e.g. 0.95) and check the summary's rhat and ess.")));
+	PG_TRY();
+	{
+		run_warnings(dr);
+	}
+	PG_CATCH();
+	{
+		dpb_draws_free(dr);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 }
 
 /* Arguments: r, draws, chains, warmup, seed, method, options. */
@@ -180,8 +267,7 @@ emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
 	PG_TRY();
 	{
 		double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
-		int			c,
-					i,
+		int			i,
 					k;
 
 		for (k = 0; k < dr->nvars; k++)
@@ -190,15 +276,7 @@ emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
 			Datum		v[12];
 			bool		n[12];
 
-			CHECK_FOR_INTERRUPTS();
-			for (c = 0; c < dr->chains; c++)
-				for (i = 0; i < dr->iters; i++)
-					x[(size_t) c * dr->iters + i] =
-						dr->v[((size_t) c * dr->iters + i) * dr->nvars + k];
-			if (dpb_summarize(x, dr->chains, dr->iters, &s) != DPB_OK)
-				ereport(ERROR,
-						(errcode(ERRCODE_OUT_OF_MEMORY),
-						 errmsg("out of memory")));
+			summarize_var(dr, k, x, &s);
 			v[0] = CStringGetTextDatum(dpb_pg_from_utf8(dr->names[k]));
 			v[1] = Float8GetDatum(s.mean);
 			v[2] = Float8GetDatum(s.median);
@@ -213,8 +291,9 @@ emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
 			v[11] = Int64GetDatum((int64) dr->divergences);
 			for (i = 0; i < 12; i++)
 				n[i] = false;
-			/* NaN diagnostics (too few draws, constant draws) become NULL */
-			for (i = 7; i <= 9; i++)
+			/* NaN statistics (too few draws: one draw has no sd; constant
+			 * draws) become NULL */
+			for (i = 1; i <= 10; i++)
 				if (isnan(DatumGetFloat8(v[i])))
 					n[i] = true;
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
@@ -323,6 +402,8 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	dpb_clipper_init(&clip, &meta.p, meta.model, d);
 	for (i = 0; i < N; i++)
 	{
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
 		for (j = 0; j < d; j++)
 			if (isnan(X[(size_t) i * d + j]) || isinf(X[(size_t) i * d + j]))
 				ereport(ERROR,
