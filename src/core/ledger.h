@@ -7,7 +7,7 @@
  * the (eps, delta) it was calibrated to (a Gaussian release with rho <=
  * rho*(eps, delta) is (eps, delta)-DP; a Laplace release is (eps, 0)-DP).
  * Two valid bounds compose them:
- *   zcdp:  rho-zCDP with rho = sum rho_i (CKS Lemma 2.3 / BS16 Lemma 2.3),
+ *   zcdp:  rho-zCDP with rho = sum rho_i (zCDP composition, Bun-Steinke 2016),
  *          converted to (eps, delta_B) by dpb_zcdp_delta (CKS Corollary 13);
  *   basic: (sum eps_i, sum delta_i)-DP (basic composition).
  * The accountant reports the tighter at the dataset's delta_B.  Floating
