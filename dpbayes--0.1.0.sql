@@ -499,6 +499,16 @@ BEGIN
             USING ERRCODE = '0A000',
                   DETAIL = 'Bounding each unit''s rows before the release is not implemented.';
     END IF;
+    IF (privacy).neighbours IS DISTINCT FROM 'add_remove' THEN
+        RAISE EXCEPTION 'governed releases use add/remove neighbours'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'A dataset''s budget is accounted under add/remove-one neighbours, where the number of rows is private.';
+    END IF;
+    IF current_setting('dpbayes.insecure_noise_seed') <> '-1' THEN
+        RAISE EXCEPTION 'governed releases refuse deterministic test noise'
+            USING ERRCODE = '55000',
+                  HINT = 'Reset dpbayes.insecure_noise_seed.';
+    END IF;
     IF model NOT IN ('linear', 'logistic', 'poisson') THEN
         RAISE EXCEPTION 'unknown model' USING ERRCODE = '22023',
             HINT = 'Use "linear", "logistic" or "poisson".';

@@ -100,6 +100,12 @@ CALL dpbayes.release('gov_pat', 'linear', 'note', '{x1}', :'lap1', 'i2');
 CALL dpbayes.release('gov_pat', 'logistic', 'y', '{x1}', :'lap1', 'i3');
 CALL dpbayes.release('gov_pat', 'probit', 'y', '{x1}', :'lap1', 'i4');
 CALL dpbayes.release('pg_class', 'linear', 'y', '{x1}', :'lap1', 'i5');
+CALL dpbayes.release('gov_pat', 'linear', 'y', '{x1}',
+     dpbayes.privacy(epsilon => 1, mechanism => 'laplace', y_bound => 1, lower => '{0}', upper => '{1}',
+                     neighbours => 'replace'), 'i6');
+SET dpbayes.insecure_noise_seed = 3;
+CALL dpbayes.release('gov_pat', 'linear', 'y', '{x1}', :'lap1', 'i7');
+RESET dpbayes.insecure_noise_seed;
 SELECT count(*) AS charges_i FROM dpbayes.charge WHERE request_id LIKE 'i%';
 -- a rolled-back direct compute never shows a release
 SELECT dpbayes._charge('gov_bad', 'linear', 'x2', '{x1}',
@@ -153,6 +159,10 @@ SELECT charges, epsilon_spent, method FROM dpbayes.budget('gov_own');
 SELECT count(*) > 0 AS posterior_runs
 FROM dpbayes.my_requests, dpbayes.posterior_summary(release, draws => 50, chains => 1, warmup => 50, seed => 1)
 WHERE request_id = 'a1';
+RESET SESSION AUTHORIZATION;
+-- owners read the ledger and the audit log
+SET SESSION AUTHORIZATION dpbayes_owner;
+SELECT count(*) > 0 AS owner_reads_audit FROM dpbayes.audit;
 RESET SESSION AUTHORIZATION;
 SELECT request_id, requested_by, status FROM dpbayes.charge WHERE relation = 'gov_own'::regclass;
 SELECT who, request_id, outcome FROM dpbayes.audit WHERE relation = 'gov_own'::regclass ORDER BY id;
