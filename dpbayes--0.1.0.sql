@@ -317,3 +317,403 @@ AS 'MODULE_PATHNAME', 'dpbayes_betad_epsilon_min'
 LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.betad_epsilon_min(double precision, double precision) IS
   'betaD-Bayes: the smallest epsilon a Gaussian model with this public variance floor can reach (0: any)';
+
+-- ---------------------------------------------------------------------------
+-- Governed releases (docs/governance.md): datasets, the ledger, the release
+-- procedure, roles.  Custom SQLSTATE: DP001 = the privacy budget would be
+-- exceeded.
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION dpbayes.charge_of(model text, d integer, p dpbayes.privacy,
+    OUT mechanism text, OUT sensitivity double precision,
+    OUT noise_scale double precision, OUT rho double precision,
+    OUT epsilon double precision, OUT delta double precision, OUT neighbours text)
+AS 'MODULE_PATHNAME', 'dpbayes_charge_of' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.charge_of(text, integer, dpbayes.privacy) IS
+  'the exact mechanism of a release of d features under p, from the public parameters alone (no row is read): what the ledger charges and the release records';
+
+CREATE FUNCTION dpbayes.compose(rho double precision, epsilon double precision,
+    delta double precision, n integer, epsilon_budget double precision,
+    delta_budget double precision,
+    OUT epsilon_spent double precision, OUT delta_spent double precision,
+    OUT method text, OUT fits boolean)
+AS 'MODULE_PATHNAME', 'dpbayes_compose' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.compose(double precision, double precision, double precision,
+    integer, double precision, double precision) IS
+  'the accountant: (epsilon, delta) spent by n charges with these sums of rho, epsilon and delta, by the tighter of zCDP (rho adds up, converted at delta_budget) and basic composition, the method used, and whether it fits the budget';
+
+CREATE FUNCTION dpbayes._in_transaction_block() RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpbayes_in_transaction_block' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpbayes._in_transaction_block() IS
+  'internal: true inside an explicit transaction block, where dpbayes.release cannot commit its charge';
+
+CREATE TABLE dpbayes.dataset (
+    relation          regclass PRIMARY KEY,
+    epsilon           double precision NOT NULL CHECK (epsilon > 0 AND epsilon < 'Infinity'),
+    delta             double precision NOT NULL CHECK (delta >= 0 AND delta < 1),
+    privacy_unit      name,
+    max_rows_per_unit integer CHECK (max_rows_per_unit > 0),
+    registered_by     name NOT NULL DEFAULT session_user,
+    registered_at     timestamptz NOT NULL DEFAULT now(),
+    CHECK ((privacy_unit IS NULL) = (max_rows_per_unit IS NULL))
+);
+COMMENT ON TABLE dpbayes.dataset IS
+  'registered datasets: a relation with its total privacy budget (epsilon, delta) and optional privacy unit';
+
+CREATE TABLE dpbayes.charge (
+    request_id    text PRIMARY KEY CHECK (length(request_id) BETWEEN 1 AND 200),
+    relation      regclass NOT NULL REFERENCES dpbayes.dataset ON UPDATE CASCADE,
+    model         text NOT NULL,
+    response      text NOT NULL,
+    features      text[] NOT NULL,
+    privacy       dpbayes.privacy NOT NULL,
+    mechanism     text NOT NULL,
+    sensitivity   double precision NOT NULL,
+    noise_scale   double precision NOT NULL,
+    rho           double precision NOT NULL,
+    epsilon       double precision NOT NULL,
+    delta         double precision NOT NULL,
+    neighbours    text NOT NULL,
+    group_count   integer NOT NULL DEFAULT 1,
+    status        text NOT NULL DEFAULT 'charged' CHECK (status IN ('charged', 'released', 'failed')),
+    requested_by  name NOT NULL DEFAULT session_user,
+    charged_at    timestamptz NOT NULL DEFAULT clock_timestamp(),
+    finished_at   timestamptz,
+    error_sqlstate text,
+    error_message text
+);
+CREATE INDEX ON dpbayes.charge (relation);
+COMMENT ON TABLE dpbayes.charge IS
+  'the privacy ledger: one row per charged request, the mechanism recorded exactly (kind, sensitivity, noise scale, zCDP rho, epsilon, delta, neighbours, group count); a charge is never removed, failed releases included';
+
+CREATE TABLE dpbayes.released (
+    request_id   text PRIMARY KEY REFERENCES dpbayes.charge,
+    release      dpbayes.release NOT NULL,
+    made_in_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    made_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+COMMENT ON TABLE dpbayes.released IS
+  'the releases made by dpbayes.release, keyed by request id';
+
+CREATE TABLE dpbayes.audit (
+    id          bigserial PRIMARY KEY,
+    at          timestamptz NOT NULL DEFAULT clock_timestamp(),
+    who         name NOT NULL DEFAULT session_user,
+    relation    regclass,
+    request_id  text,
+    spec        jsonb,
+    rho         double precision,
+    epsilon     double precision,
+    delta       double precision,
+    outcome     text NOT NULL
+);
+COMMENT ON TABLE dpbayes.audit IS
+  'every request to dpbayes.release: who, when, dataset, spec, charge and outcome (charged, duplicate, refused: over budget, released, failed); readable by the governance owner';
+
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.dataset', '');
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.charge', '');
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.released', '');
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.audit', '');
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.audit_id_seq', '');
+REVOKE ALL ON dpbayes.dataset, dpbayes.charge, dpbayes.released, dpbayes.audit FROM PUBLIC;
+
+CREATE FUNCTION dpbayes.register_dataset(relation regclass, epsilon double precision,
+    delta double precision, privacy_unit text DEFAULT NULL,
+    max_rows_per_unit integer DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql SECURITY INVOKER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    k char;
+BEGIN
+    IF relation IS NULL OR epsilon IS NULL OR delta IS NULL THEN
+        RAISE EXCEPTION 'relation, epsilon and delta must not be null' USING ERRCODE = '22004';
+    END IF;
+    SELECT c.relkind INTO k FROM pg_class c WHERE c.oid = relation;
+    IF k IS NULL OR k NOT IN ('r', 'v', 'm', 'p', 'f') THEN
+        RAISE EXCEPTION 'a dataset must be a table, view or materialized view' USING ERRCODE = '42809';
+    END IF;
+    IF NOT (epsilon > 0 AND epsilon < 'Infinity') THEN
+        RAISE EXCEPTION 'the dataset''s epsilon must be positive and finite' USING ERRCODE = '22023';
+    END IF;
+    IF NOT (delta >= 0 AND delta < 1) THEN
+        RAISE EXCEPTION 'the dataset''s delta must lie in [0, 1)' USING ERRCODE = '22023';
+    END IF;
+    IF (privacy_unit IS NULL) <> (max_rows_per_unit IS NULL) THEN
+        RAISE EXCEPTION 'privacy_unit and max_rows_per_unit go together'
+            USING ERRCODE = '22023',
+                  HINT = 'Give both (a unit column and the public cap on its rows) or neither.';
+    END IF;
+    IF max_rows_per_unit IS NOT NULL AND max_rows_per_unit < 1 THEN
+        RAISE EXCEPTION 'max_rows_per_unit must be at least 1' USING ERRCODE = '22023';
+    END IF;
+    IF privacy_unit IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM pg_attribute a WHERE a.attrelid = relation AND a.attname = privacy_unit
+          AND a.attnum > 0 AND NOT a.attisdropped) THEN
+        RAISE EXCEPTION 'the privacy unit is not a column of the dataset' USING ERRCODE = '42703';
+    END IF;
+    IF EXISTS (SELECT 1 FROM dpbayes.dataset d WHERE d.relation = register_dataset.relation) THEN
+        RAISE EXCEPTION 'the relation is already a registered dataset' USING ERRCODE = '42710',
+            DETAIL = 'Its budget is fixed once charges exist against it.';
+    END IF;
+    INSERT INTO dpbayes.dataset (relation, epsilon, delta, privacy_unit, max_rows_per_unit)
+    VALUES (relation, epsilon, delta, privacy_unit, max_rows_per_unit);
+END $$;
+COMMENT ON FUNCTION dpbayes.register_dataset(regclass, double precision, double precision, text, integer) IS
+  'registers a table or view as a dataset with a total budget (epsilon, delta); privacy_unit and max_rows_per_unit are stored (releases of datasets with a privacy unit are not supported yet)';
+
+CREATE FUNCTION dpbayes.budget(dataset regclass,
+    OUT epsilon_budget double precision, OUT delta_budget double precision,
+    OUT charges integer, OUT rho_spent double precision,
+    OUT epsilon_spent double precision, OUT delta_spent double precision,
+    OUT method text, OUT epsilon_remaining double precision)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    s record;
+    c record;
+BEGIN
+    SELECT d.epsilon, d.delta INTO epsilon_budget, delta_budget
+    FROM dpbayes.dataset d WHERE d.relation = dataset;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the relation is not a registered dataset' USING ERRCODE = '42704';
+    END IF;
+    SELECT count(*)::int AS n, coalesce(sum(g.rho), 0) AS rho, coalesce(sum(g.epsilon), 0) AS eps,
+           coalesce(sum(g.delta), 0) AS delta
+    INTO s FROM dpbayes.charge g WHERE g.relation = dataset;
+    c := dpbayes.compose(s.rho, s.eps, s.delta, s.n, epsilon_budget, delta_budget);
+    charges := s.n;
+    rho_spent := s.rho;
+    epsilon_spent := c.epsilon_spent;
+    delta_spent := c.delta_spent;
+    method := c.method;
+    epsilon_remaining := greatest(epsilon_budget - c.epsilon_spent, 0);
+END $$;
+COMMENT ON FUNCTION dpbayes.budget(regclass) IS
+  'the budget of a dataset: total, charges, spent (epsilon, delta) by the tighter valid composition (method zcdp or basic), remaining epsilon';
+
+-- Step (a) of dpbayes.release: validate, check the budget and insert the
+-- charge (the caller commits).  Returns the request's status: charged,
+-- released, failed (the request id was seen before) or over_budget.
+CREATE FUNCTION dpbayes._charge(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, request_id text)
+RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    ds record;
+    old record;
+    ch record;
+    s record;
+    c record;
+    f text;
+    t regtype;
+    spec jsonb;
+BEGIN
+    IF dataset IS NULL OR model IS NULL OR response IS NULL OR features IS NULL
+       OR privacy IS NULL OR request_id IS NULL THEN
+        RAISE EXCEPTION 'the arguments of dpbayes.release must not be null' USING ERRCODE = '22004';
+    END IF;
+    spec := jsonb_build_object('model', model, 'response', response, 'features', to_jsonb(features),
+                               'privacy', to_jsonb(privacy));
+    -- the lock serialises every check-and-charge on this dataset
+    SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = dataset FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the relation is not a registered dataset' USING ERRCODE = '42704',
+            HINT = 'A data owner registers it with dpbayes.register_dataset().';
+    END IF;
+    SELECT * INTO old FROM dpbayes.charge g WHERE g.request_id = _charge.request_id;
+    IF FOUND THEN
+        IF old.relation <> dataset OR old.model <> _charge.model OR old.response <> _charge.response
+           OR old.features <> _charge.features OR old.privacy IS DISTINCT FROM _charge.privacy THEN
+            RAISE EXCEPTION 'the request id was already used for a different request'
+                USING ERRCODE = '23505', HINT = 'Use a new request id for a new request.';
+        END IF;
+        INSERT INTO dpbayes.audit (relation, request_id, spec, outcome)
+        VALUES (dataset, request_id, spec, 'duplicate');
+        RETURN old.status;
+    END IF;
+    IF ds.privacy_unit IS NOT NULL THEN
+        RAISE EXCEPTION 'releases of datasets with a privacy unit are not supported yet'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'Bounding each unit''s rows before the release is not implemented.';
+    END IF;
+    IF (privacy).neighbours IS DISTINCT FROM 'add_remove' THEN
+        RAISE EXCEPTION 'governed releases use add/remove neighbours'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'A dataset''s budget is accounted under add/remove-one neighbours, where the number of rows is private.';
+    END IF;
+    IF current_setting('dpbayes.insecure_noise_seed') <> '-1' THEN
+        RAISE EXCEPTION 'governed releases refuse deterministic test noise'
+            USING ERRCODE = '55000',
+                  HINT = 'Reset dpbayes.insecure_noise_seed.';
+    END IF;
+    IF model NOT IN ('linear', 'logistic', 'poisson') THEN
+        RAISE EXCEPTION 'unknown model' USING ERRCODE = '22023',
+            HINT = 'Use "linear", "logistic" or "poisson".';
+    END IF;
+    IF cardinality(features) < 1 OR array_position(features, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'features must be a non-empty list of column names' USING ERRCODE = '22023';
+    END IF;
+    -- every column by name against the relation's attributes
+    FOREACH f IN ARRAY features || response LOOP
+        SELECT a.atttypid::regtype INTO t FROM pg_attribute a
+        WHERE a.attrelid = dataset AND a.attname = f AND a.attnum > 0 AND NOT a.attisdropped;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'a requested column is not a column of the dataset' USING ERRCODE = '42703',
+                DETAIL = 'Features and the response are column names of the registered relation.';
+        END IF;
+        IF f = response AND model = 'logistic' THEN
+            IF t <> 'boolean'::regtype THEN
+                RAISE EXCEPTION 'the response of a logistic release must be a boolean column'
+                    USING ERRCODE = '42804';
+            END IF;
+        ELSIF t NOT IN ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'real'::regtype,
+                        'double precision'::regtype, 'numeric'::regtype) THEN
+            RAISE EXCEPTION 'features and a linear or poisson response must be numeric columns'
+                USING ERRCODE = '42804';
+        END IF;
+    END LOOP;
+    ch := dpbayes.charge_of(model, cardinality(features), privacy);
+    SELECT count(*)::int AS n, coalesce(sum(g.rho), 0) AS rho, coalesce(sum(g.epsilon), 0) AS eps,
+           coalesce(sum(g.delta), 0) AS delta
+    INTO s FROM dpbayes.charge g WHERE g.relation = dataset;
+    c := dpbayes.compose(s.rho + ch.rho, s.eps + ch.epsilon, s.delta + ch.delta, s.n + 1,
+                         ds.epsilon, ds.delta);
+    IF NOT c.fits THEN
+        INSERT INTO dpbayes.audit (relation, request_id, spec, rho, epsilon, delta, outcome)
+        VALUES (dataset, request_id, spec, ch.rho, ch.epsilon, ch.delta, 'refused: over budget');
+        RETURN 'over_budget';
+    END IF;
+    INSERT INTO dpbayes.charge (request_id, relation, model, response, features, privacy,
+        mechanism, sensitivity, noise_scale, rho, epsilon, delta, neighbours)
+    VALUES (request_id, dataset, model, response, features, privacy,
+        ch.mechanism, ch.sensitivity, ch.noise_scale, ch.rho, ch.epsilon, ch.delta, ch.neighbours);
+    INSERT INTO dpbayes.audit (relation, request_id, spec, rho, epsilon, delta, outcome)
+    VALUES (dataset, request_id, spec, ch.rho, ch.epsilon, ch.delta, 'charged');
+    RETURN 'charged';
+END $$;
+COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text) IS
+  'internal, step (a) of dpbayes.release: validates the request, locks the dataset, checks the budget with the exact charge and records it';
+
+-- Step (b): computes the release of a committed charge (status charged) and
+-- stores it, or records the failure; the charge stays either way.
+CREATE FUNCTION dpbayes._compute(request_id text)
+RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    g record;
+    q text;
+    rel dpbayes.release;
+    st text;
+    msg text;
+BEGIN
+    SELECT * INTO g FROM dpbayes.charge c WHERE c.request_id = _compute.request_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no charge with this request id' USING ERRCODE = '42704';
+    END IF;
+    IF g.status <> 'charged' THEN
+        RETURN g.status;                -- made (or failed) once: never again
+    END IF;
+    BEGIN
+        q := format('SELECT dpbayes.%s_release(%I::%s, $1, %s) FROM %s',
+                    g.model, g.response, CASE g.model WHEN 'logistic' THEN 'boolean' ELSE 'float8' END,
+                    (SELECT string_agg(format('%I::float8', f), ', ' ORDER BY i)
+                     FROM unnest(g.features) WITH ORDINALITY AS u(f, i)),
+                    g.relation);
+        EXECUTE q INTO rel USING g.privacy;
+        -- the release must record exactly the mechanism charged
+        IF (dpbayes.release_json(rel) ->> 'zcdp_rho')::float8 IS DISTINCT FROM g.rho THEN
+            RAISE EXCEPTION 'the release does not match its charge' USING ERRCODE = 'P0003';
+        END IF;
+        INSERT INTO dpbayes.released (request_id, release) VALUES (g.request_id, rel);
+        UPDATE dpbayes.charge c SET status = 'released', finished_at = clock_timestamp()
+        WHERE c.request_id = g.request_id;
+        INSERT INTO dpbayes.audit (relation, request_id, rho, epsilon, delta, outcome)
+        VALUES (g.relation, g.request_id, g.rho, g.epsilon, g.delta, 'released');
+        RETURN 'released';
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+        UPDATE dpbayes.charge c SET status = 'failed', finished_at = clock_timestamp(),
+            error_sqlstate = st, error_message = msg
+        WHERE c.request_id = g.request_id;
+        INSERT INTO dpbayes.audit (relation, request_id, rho, epsilon, delta, outcome)
+        VALUES (g.relation, g.request_id, g.rho, g.epsilon, g.delta, 'failed: ' || st);
+        RETURN 'failed';
+    END;
+END $$;
+COMMENT ON FUNCTION dpbayes._compute(text) IS
+  'internal, step (b) of dpbayes.release: computes and stores the release of a charged request once; a failure is recorded and the charge kept';
+
+CREATE PROCEDURE dpbayes.release(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, request_id text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    st text;
+BEGIN
+    -- no SET clause and no SECURITY DEFINER: either would forbid COMMIT
+    IF dpbayes._in_transaction_block() THEN
+        RAISE EXCEPTION 'dpbayes.release cannot run inside a transaction block'
+            USING ERRCODE = '2D000',
+                  DETAIL = 'The charge must be committed before the release is computed.',
+                  HINT = 'Call it on its own, outside BEGIN ... COMMIT.';
+    END IF;
+    st := dpbayes._charge(dataset, model, response, features, privacy, request_id);
+    COMMIT;
+    IF st = 'over_budget' THEN
+        RAISE EXCEPTION 'the privacy budget of the dataset would be exceeded'
+            USING ERRCODE = 'DP001',
+                  DETAIL = 'Nothing was released and nothing was charged.',
+                  HINT = 'See dpbayes.budget() for what remains.';
+    END IF;
+    IF st = 'charged' THEN
+        st := dpbayes._compute(request_id);
+        COMMIT;
+    END IF;
+    IF st = 'failed' THEN
+        RAISE EXCEPTION 'the release failed after its charge was committed'
+            USING ERRCODE = 'DP002',
+                  DETAIL = 'The charge is kept; the error is recorded with the request.',
+                  HINT = 'See dpbayes.my_requests.';
+    END IF;
+END $$;
+COMMENT ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text) IS
+  'governed release: commits the exact charge against the dataset''s budget (SQLSTATE DP001 when it would be exceeded), then computes and stores the release under request_id (idempotent; DP002 when it failed after the charge); read it from dpbayes.my_requests';
+
+CREATE VIEW dpbayes.my_requests WITH (security_barrier) AS
+SELECT g.request_id, g.relation, g.model, g.response, g.features, g.mechanism, g.sensitivity,
+       g.noise_scale, g.rho, g.epsilon, g.delta, g.neighbours, g.group_count, g.status,
+       g.charged_at, g.finished_at, g.error_sqlstate, g.error_message,
+       -- a release is shown only once committed: never inside the
+       -- transaction that made it, which could still roll back
+       CASE WHEN r.made_in_xact IS DISTINCT FROM pg_current_xact_id_if_assigned()
+            THEN r.release END AS release
+FROM dpbayes.charge g LEFT JOIN dpbayes.released r USING (request_id)
+WHERE g.requested_by = session_user;
+COMMENT ON VIEW dpbayes.my_requests IS
+  'the requests of the session user with their charges, status and (once committed) releases';
+REVOKE ALL ON dpbayes.my_requests FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text),
+    dpbayes._compute(text), dpbayes.budget(regclass),
+    dpbayes.register_dataset(regclass, double precision, double precision, text, integer) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text) FROM PUBLIC;
+
+CREATE FUNCTION dpbayes.governance_setup(owner_role regrole, analyst_role regrole)
+RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF owner_role IS NULL OR analyst_role IS NULL THEN
+        RAISE EXCEPTION 'both roles must be given' USING ERRCODE = '22004';
+    END IF;
+    -- the owner role owns the ledger and runs the SECURITY DEFINER routines
+    EXECUTE format('ALTER TABLE dpbayes.dataset OWNER TO %I', owner_role);
+    EXECUTE format('ALTER TABLE dpbayes.charge OWNER TO %I', owner_role);
+    EXECUTE format('ALTER TABLE dpbayes.released OWNER TO %I', owner_role);
+    EXECUTE format('ALTER TABLE dpbayes.audit OWNER TO %I', owner_role);
+    EXECUTE format('ALTER VIEW dpbayes.my_requests OWNER TO %I', owner_role);
+    EXECUTE format('ALTER FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text) OWNER TO %I', owner_role);
+    EXECUTE format('ALTER FUNCTION dpbayes._compute(text) OWNER TO %I', owner_role);
+    EXECUTE format('ALTER FUNCTION dpbayes.budget(regclass) OWNER TO %I', owner_role);
+    EXECUTE format('GRANT USAGE ON SCHEMA dpbayes TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes.register_dataset(regclass, double precision, double precision, text, integer) TO %I', owner_role);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text), dpbayes._compute(text), dpbayes.budget(regclass) TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT EXECUTE ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text) TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT SELECT ON dpbayes.my_requests TO %I, %I', owner_role, analyst_role);
+END $$;
+COMMENT ON FUNCTION dpbayes.governance_setup(regrole, regrole) IS
+  'run once by the installing superuser (and again after a restore): hands the ledger and the SECURITY DEFINER routines to the owner role and grants the analyst role the governed path only';
+REVOKE ALL ON FUNCTION dpbayes.governance_setup(regrole, regrole) FROM PUBLIC;

@@ -7,6 +7,12 @@
 #   4. pg_regress           sql/*.sql against expected/*.out, on a throwaway
 #                           cluster (test/pgcluster.sh), database
 #                           contrib_regression, after CREATE EXTENSION dpbayes
+#   5. pg_isolation_regress the concurrency specs isolation/specs/*.spec
+#                           (isolation/isolation_schedule) against
+#                           isolation/expected/*.out on the same cluster,
+#                           database dpb_isolation; counted in the summary
+#                           line with the regression tests (results in
+#                           isolation/output_iso/)
 #
 # The regression tests are the basenames of sql/*.sql in byte order, the
 # REGRESS list of dpbayes.mk.  results/ and regression.diffs go to the repo
@@ -18,7 +24,8 @@
 #
 # Environment:
 #   DPBAYES_SKIP_UNIT=1     skip the C unit tests
-#   DPBAYES_REGRESS="a b"   run only these regression tests
+#   DPBAYES_REGRESS="a b"   run only these regression tests (and no
+#                           isolation specs unless DPBAYES_ISOLATION=1)
 #   DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG: see
 #                           test/pgcluster.sh
 set -euo pipefail
@@ -38,7 +45,7 @@ reg_fail=0
 finish() {
 	banner "summary"
 	echo "unit tests:       $unit_status"
-	echo "regression tests: ${#tests[@]} scheduled"
+	echo "regression tests: ${#tests[@]} scheduled (plus the isolation specs)"
 	echo "$reg_pass passed, $reg_fail failed"
 	exit "$status"
 }
@@ -185,6 +192,49 @@ fi
 if [ "${#missing[@]}" -ne 0 ]; then
 	status=1
 	reg_fail=$((reg_fail + ${#missing[@]}))
+fi
+
+# ---- isolation specs (pg_isolation_regress) on the same cluster ----
+iso_regress=$(dirname "$("$PG_CONFIG" --pgxs)")/../../src/test/isolation/pg_isolation_regress
+if [ -f isolation/isolation_schedule ] &&
+	{ [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_ISOLATION:-0}" = 1 ]; }; then
+	n_iso=$(grep -c '^test:' isolation/isolation_schedule)
+	banner "isolation specs (pg_isolation_regress: $n_iso specs)"
+	if [ ! -x "$iso_regress" ]; then
+		echo "pg_isolation_regress not found at $iso_regress: $n_iso specs counted as failed" >&2
+		status=1
+		reg_fail=$((reg_fail + n_iso))
+	else
+		iout=$PGC_DIR/pg_isolation_regress.out
+		rm -rf isolation/output_iso
+		set +e
+		"$iso_regress" \
+			--inputdir=isolation --outputdir=isolation/output_iso \
+			--bindir="$PGC_BIN" \
+			--load-extension=dpbayes \
+			--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" \
+			--dbname=dpb_isolation \
+			--schedule=isolation/isolation_schedule 2>&1 | tee "$iout"
+		irc=${PIPESTATUS[0]}
+		set -e
+		read -r ip if_ < <(awk '
+			/\.\.\. +ok( |$)/     { p++; next }
+			/\.\.\. +FAILED/      { f++; next }
+			/^ok +[0-9]+ /         { p++; next }
+			/^not ok +[0-9]+ /     { f++; next }
+			END { printf "%d %d\n", p, f }' "$iout")
+		if [ "$irc" -ne 0 ]; then
+			status=1
+			[ $((ip + if_)) -ge "$n_iso" ] || if_=$((n_iso - ip))
+			[ "$if_" -gt 0 ] || if_=1
+			if [ -s isolation/output_iso/regression.diffs ]; then
+				banner "isolation regression.diffs ($PWD/isolation/output_iso/regression.diffs)"
+				head -n 300 isolation/output_iso/regression.diffs
+			fi
+		fi
+		reg_pass=$((reg_pass + ip))
+		reg_fail=$((reg_fail + if_))
+	fi
 fi
 
 banner "stop cluster"

@@ -36,7 +36,8 @@ const char *unit_current = "";
 	X(glm_moments) \
 	X(nuts) \
 	X(xmoments) \
-	X(unknown_n)
+	X(unknown_n) \
+	X(ledger)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
