@@ -33,7 +33,13 @@ const char *unit_current = "";
 	X(glm_moments) \
 	X(nuts) \
 	X(xmoments) \
-	X(unknown_n)
+	X(unknown_n) \
+	X(ldp_protocol) \
+	X(ldp_sensitivity) \
+	X(ldp_rr_oue) \
+	X(ldp_laplace) \
+	X(ldp_ss) \
+	X(ldp_cli)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
