@@ -61,6 +61,25 @@ canonical(const dpb_ldp_protocol *p, int with_id)
 	return b.data;
 }
 
+/* significant digits of a %g string: mantissa digits without leading and
+ * trailing zeros */
+static int
+sig_digits(const char *s)
+{
+	char		d[40];
+	int			n = 0,
+				a = 0;
+
+	for (; *s && *s != 'e'; s++)
+		if (*s >= '0' && *s <= '9')
+			d[n++] = *s;
+	while (a < n && d[a] == '0')
+		a++;
+	while (n > a && d[n - 1] == '0')
+		n--;
+	return n - a;
+}
+
 void		test_ldp_protocol(void);
 void
 test_ldp_protocol(void)
@@ -120,6 +139,38 @@ test_ldp_protocol(void)
 	CHECK(strtod(num, NULL) == 1.0 / 3 && strlen(num) == 18, "1/3 -> %s", num);
 	dpb_ldp_format_double(-0.0, num);
 	CHECK(strcmp(num, "0") == 0, "-0 -> %s", num);
+	/* reads back, with as few significant digits as the brute-force
+	 * shortest search (precision 1..17), on grid values, short decimals
+	 * and random doubles */
+	{
+		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(5);
+		int			j,
+					diff = 0;
+
+		for (j = 0; j < 30000; j++)
+		{
+			uint64_t	u;
+			double		v;
+			char		ref[32];
+			int			prec;
+
+			dpb_uniform_u64(rb, 0, &u);
+			v = j % 3 == 0 ? ldexp((double) (int64_t) (u >> 11) - 0x1p52, (int) (u % 60) - 50) :
+				j % 3 == 1 ? (double) (int64_t) (u % 2000001 - 1000000) / 1000.0 :
+				ldexp((double) (u >> 11), (int) (u % 40) - 73);
+			for (prec = 1; prec <= 17; prec++)
+			{
+				snprintf(ref, sizeof(ref), "%.*g", prec, v);
+				if (strtod(ref, NULL) == v)
+					break;
+			}
+			dpb_ldp_format_double(v, num);
+			if (strtod(num, NULL) != v || sig_digits(num) != sig_digits(ref))
+				diff++;
+		}
+		CHECK(diff == 0, "%d of 30000 numbers not read back or longer than the shortest", diff);
+		dpb_rbits_free(rb);
+	}
 
 	/* pinned canonical form and id: a change of either breaks every
 	 * published protocol */

@@ -3,8 +3,8 @@
  * client-side randomizers (issue 11; docs/ldp.md).
  *
  * A protocol is fixed and published before collection.  Its canonical JSON
- * (fixed key order, numbers in the shortest "%.*g" form that reads back to
- * the same double) is hashed with SHA-256; the hex digest is the protocol
+ * (fixed key order, numbers as the first of %.15g, %.16g, %.17g that reads
+ * back to the same double: the fewest significant digits) is hashed with SHA-256; the hex digest is the protocol
  * id, stamped on every report.  Client and server compute the calibration
  * from the parsed protocol with the same code (this file and the core's
  * release calibration), so they agree byte for byte.
@@ -106,7 +106,8 @@ dpb_status	dpb_ldp_protocol_to_json(const dpb_ldp_protocol *p, dpb_buf *out);
 /* Hex SHA-256 of len bytes into hex (DPB_LDP_ID_LEN + 1 bytes). */
 void		dpb_ldp_sha256_hex(const void *data, size_t len, char *hex);
 
-/* The shortest "%.Ng" (N <= 17) that reads back to v, into buf (>= 32). */
+/* The first of "%.15g", "%.16g", "%.17g" that reads back to v (the
+ * fewest significant digits; "0" for zero), into buf (>= 32). */
 void		dpb_ldp_format_double(double v, char *buf);
 
 dpb_status	dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c,

@@ -533,7 +533,17 @@ dpb_ldp_format_double(double v, char *buf)
 		strcpy(buf, "0");		/* -0 too: the same number */
 		return;
 	}
-	for (prec = 1; prec <= 17; prec++)
+	/*
+	 * The first of %.15g, %.16g, %.17g that reads back to v.  It has the
+	 * fewest significant digits of any %.Ng that reads back: if the
+	 * shortest such decimal D has k <= 15 digits, |v - D| is below half an
+	 * ulp of v (about 1.1e-16 |v|), less than half the spacing of 15-digit
+	 * decimals (at least 5e-16 |v|), so v rounds to D at 15 digits and %g
+	 * strips the zeros; at 16 and 17 the correctly rounded decimal is the
+	 * nearest one, which reads back if any does.  (Unlike %.kg for small
+	 * k it never switches to an exponent for integers below 1e15.)
+	 */
+	for (prec = 15; prec <= 17; prec++)
 	{
 		snprintf(buf, 32, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
