@@ -76,6 +76,11 @@ printf '1\n4\n2\n' | "$CLI" randomize --protocol "$T/oue.json" >"$T/o.csv" 2>"$T
 [ "$(awk -F, 'NR > 1 { for (i = 2; i <= 5; i++) if ($i != 0 && $i != 1) b++ } END { print b + 0 }' "$T/o.csv")" -eq 0 ] && ok || bad "oue bits"
 printf '0.5\n100\n-7\n' | "$CLI" randomize --protocol "$T/lap.json" >"$T/l.csv" 2>"$T/err" && ok || bad "laplace"
 [ "$(wc -l <"$T/l.csv")" -eq 4 ] && ok || bad "laplace: out-of-range values are clipped, not dropped"
+echo '{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-6,"lower":-1,"upper":3}' >"$T/sg.json"
+printf '0.5\n100\n' | "$CLI" randomize --protocol "$T/sg.json" >"$T/g.csv" 2>"$T/err" && ok || bad "scalar gaussian"
+[ "$(wc -l <"$T/g.csv")" -eq 3 ] && ok || bad "scalar gaussian reports"
+expect 0 "scalar gaussian calibration" -- "$CLI" calibration --protocol "$T/sg.json"
+grep -q '"sigma2":' "$T/out" && ok || bad "scalar gaussian calibration output"
 
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"

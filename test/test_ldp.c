@@ -17,6 +17,8 @@
  *  - scalar Laplace: KS of the noise against the Laplace CDF of the
  *    calibrated scale, clipping (never dropping), every value on its grid,
  *    pure epsilon used <= epsilon; control: the CDF of a 1.2x scale fails;
+ *  - scalar Gaussian: rho used <= rho*, delta(rho used) <= delta, KS of
+ *    the noise against the normal CDF; control: a 1.2x sd fails;
  *  - summed statistics (linear, logistic, Poisson): standardised noise
  *    around the exact one-record statistics is N(0, 1) by KS; every report
  *    on its grid and a value moved off it is detected; control: a 1.2x sd
@@ -88,6 +90,7 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"rr\",\"epsilon\":1.5}",
 		"{\"mechanism\":\"oue\",\"epsilon\":0.5,\"categories\":3}",
 		"{\"mechanism\":\"scalar_laplace\",\"epsilon\":2,\"lower\":-5,\"upper\":5}",
+		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":0.5,\"delta\":1e-7,\"lower\":0,\"upper\":100}",
 		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2}",
 		"{\"mechanism\":\"ss_logistic\",\"epsilon\":0.5,\"delta\":1e-6,\"d\":3,\"lower\":[0,0,0],\"upper\":[1,2,3]}",
 		"{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":1,\"y_bound\":10,\"noise_weights\":[1,2]}",
@@ -117,6 +120,8 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"id\":\"00\"}",
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"id\":\"0000000000000000000000000000000000000000000000000000000000000000\"}",
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"version\":2}",
+		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"lower\":0,\"upper\":1}",	/* delta */
+		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1,\"lower\":0,\"upper\":1}",
 	};
 	dpb_ldp_protocol p,
 				q;
@@ -174,7 +179,7 @@ test_ldp_protocol(void)
 
 	/* pinned canonical form and id: a change of either breaks every
 	 * published protocol */
-	CHECK(parse_ok(valid[3], &p), "linear protocol parses");
+	CHECK(parse_ok(valid[4], &p), "linear protocol parses");
 	{
 		char	   *c = canonical(&p, 0);
 
@@ -384,6 +389,49 @@ laplace_cdf(double x, double b)
 	return x < 0 ? 0.5 * exp(x / b) : 1 - 0.5 * exp(-x / b);
 }
 
+static double
+gauss_cdf(double x, double s)
+{
+	return gsl_cdf_ugaussian_P(x / s);
+}
+
+/* n reports of x; KS of the noise around the grid value of centre against
+ * cdf(., scale) (accepted) and cdf(., 1.2 scale) (the control, rejected);
+ * returns the number of failed or off-grid reports */
+static int
+scalar_ks(const dpb_ldp_protocol *p, const dpb_ldp_calib *c, dpb_rbits *rb,
+		  double x, double centre, double (*cdf) (double, double), double scale)
+{
+	const int	n = 20000;
+	double	   *u = malloc(sizeof(double) * n),
+			   *w = malloc(sizeof(double) * n),
+				g = ldexp(1.0, c->grid_exp),
+				D;
+	int			i,
+				bad = 0;
+	dpb_err		err;
+
+	for (i = 0; i < n; i++)
+	{
+		double		z = 0;
+
+		if (dpb_ldp_randomize(p, c, &x, rb, &z, &err) != DPB_OK ||
+			!dpb_ldp_report_on_grid(p, c, &z))
+			bad++;
+		u[i] = cdf(z - nearbyint(centre / g) * g, scale);
+		w[i] = cdf(z - nearbyint(centre / g) * g, 1.2 * scale);
+	}
+	D = dpb_ks_uniform_stat(u, n);
+	CHECK(dpb_ks_pvalue(D, n) > P_MIN, "%s x = %g: KS D %.4f p %.3g",
+		  dpb_ldp_mech_name(p->mech), x, D, dpb_ks_pvalue(D, n));
+	D = dpb_ks_uniform_stat(w, n);
+	CHECK(dpb_ks_pvalue(D, n) < P_MIN, "%s: control 1.2x scale rejected (D %.4f)",
+		  dpb_ldp_mech_name(p->mech), D);
+	free(u);
+	free(w);
+	return bad;
+}
+
 void		test_ldp_laplace(void);
 void
 test_ldp_laplace(void)
@@ -392,16 +440,11 @@ test_ldp_laplace(void)
 	dpb_ldp_calib *c = malloc(sizeof(*c));
 	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(21);
 	dpb_err		err;
-	const int	n = 20000;
-	double	   *u = malloc(sizeof(double) * n),
-			   *w = malloc(sizeof(double) * n);
 	double		xs[2] = {1.2, 10.0},
 				centre[2] = {1.2, 3.0},
 				g,
-				b,
-				D;
+				b;
 	int			j,
-				i,
 				offgrid = 0;
 
 	CHECK(parse_ok("{\"mechanism\":\"scalar_laplace\",\"epsilon\":0.7,\"lower\":-1,\"upper\":3}", &p),
@@ -414,23 +457,7 @@ test_ldp_laplace(void)
 	CHECK(b >= 4 / 0.7 && b < 4 / 0.7 * (1 + 1e-5), "Laplace scale %.12g ~ (b - a)/eps", b);
 	CHECK(g <= 4 / 0.7 * 0x1p-20 && g > 4 / 0.7 * 0x1p-21, "grid step %.3g", g);
 	for (j = 0; j < 2; j++)
-	{
-		for (i = 0; i < n; i++)
-		{
-			double		z = 0;
-
-			if (dpb_ldp_randomize(&p, c, &xs[j], rb, &z, &err) != DPB_OK ||
-				!dpb_ldp_report_on_grid(&p, c, &z))
-				offgrid++;
-			/* the exact grid value of the (clipped) input */
-			u[i] = laplace_cdf(z - nearbyint(centre[j] / g) * g, b);
-			w[i] = laplace_cdf(z - nearbyint(centre[j] / g) * g, 1.2 * b);
-		}
-		D = dpb_ks_uniform_stat(u, n);
-		CHECK(dpb_ks_pvalue(D, n) > P_MIN, "x = %g: KS D %.4f p %.3g", xs[j], D, dpb_ks_pvalue(D, n));
-		D = dpb_ks_uniform_stat(w, n);
-		CHECK(dpb_ks_pvalue(D, n) < P_MIN, "control: 1.2x scale rejected (D %.4f)", D);
-	}
+		offgrid += scalar_ks(&p, c, rb, xs[j], centre[j], laplace_cdf, b);
 	CHECK(offgrid == 0, "%d scalar reports failed or were off the grid", offgrid);
 	{
 		double		z = 0.5 * g + 1.0;
@@ -443,8 +470,43 @@ test_ldp_laplace(void)
 
 		CHECK(dpb_ldp_randomize(&p, c, &bad, rb, &z, &err) == DPB_EDATA, "NaN refused");
 	}
-	free(u);
-	free(w);
+	free(c);
+	dpb_rbits_free(rb);
+}
+
+void		test_ldp_scalar_gauss(void);
+void
+test_ldp_scalar_gauss(void)
+{
+	dpb_ldp_protocol p;
+	dpb_ldp_calib *c = malloc(sizeof(*c));
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(22);
+	dpb_err		err;
+	double		xs[2] = {-0.3, -50.0},
+				centre[2] = {-0.3, -1.0},
+				g,
+				sd,
+				rho = 0;
+	int			j,
+				offgrid = 0;
+
+	CHECK(parse_ok("{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1e-6,\"lower\":-1,\"upper\":3}", &p),
+		  "protocol");
+	CHECK(dpb_ldp_calibrate(&p, c, &err) == DPB_OK, "calibrate");
+	CHECK(dpb_zcdp_rho(1.0, 1e-6, &rho, &err) == DPB_OK, "rho*");
+	g = ldexp(1.0, c->grid_exp);
+	sd = g * sqrt((double) c->gauss_sigma2);
+	/* (v_hi - v_lo)^2 / (2 sigma2) <= rho*, tight, and so (1, 1e-6)-DP */
+	CHECK(c->rho_used <= rho && c->rho_used > rho * (1 - 1e-5),
+		  "rho used %.12g, rho* %.12g", c->rho_used, rho);
+	CHECK((double) (c->vhi - c->vlo) * (c->vhi - c->vlo) / (2.0 * c->gauss_sigma2) <= rho,
+		  "zCDP of the integer mechanism");
+	CHECK(dpb_zcdp_delta(c->rho_used, 1.0) <= 1e-6, "delta %.3g", dpb_zcdp_delta(c->rho_used, 1.0));
+	CHECK(sd >= 4 / sqrt(2 * rho) && sd < 4 / sqrt(2 * rho) * (1 + 1e-5),
+		  "noise sd %.12g ~ (b - a) / sqrt(2 rho*)", sd);
+	for (j = 0; j < 2; j++)
+		offgrid += scalar_ks(&p, c, rb, xs[j], centre[j], gauss_cdf, sd);
+	CHECK(offgrid == 0, "%d scalar Gaussian reports failed or were off the grid", offgrid);
 	free(c);
 	dpb_rbits_free(rb);
 }
@@ -508,8 +570,6 @@ ss_case(const char *json, const double *rec, int reps, uint64_t seed)
 	dpb_release_free_stats(&ex);
 	free(sd);
 	free(z);
-	free(u);
-	free(w);
 	free(c);
 	dpb_rbits_free(rb);
 }

@@ -38,6 +38,7 @@ const char *unit_current = "";
 	X(ldp_sensitivity) \
 	X(ldp_rr_oue) \
 	X(ldp_laplace) \
+	X(ldp_scalar_gauss) \
 	X(ldp_ss) \
 	X(ldp_cli)
 

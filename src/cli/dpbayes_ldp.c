@@ -39,7 +39,8 @@ usage(FILE *f)
 			"\n"
 			"       %s selftest    [--draws N]\n"
 			"Records: one per line, comma-separated numbers (an optional header line);\n"
-			"rr: x in {0,1}; oue: category 1..K; scalar_laplace: x; ss_*: x1..xd,y.\n",
+			"rr: x in {0,1}; oue: category 1..K; scalar_laplace, scalar_gaussian: x;\n"
+			"ss_*: x1..xd,y.\n",
 			prog, prog, prog, prog);
 }
 

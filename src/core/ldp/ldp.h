@@ -42,16 +42,20 @@ typedef enum dpb_ldp_mech
 	DPB_LDP_SCALAR_LAPLACE = 3, /* Laplace on a scalar clipped to [a, b] */
 	DPB_LDP_SS_LINEAR = 4,		/* Gaussian on t(x, y), linear regression */
 	DPB_LDP_SS_LOGISTIC = 5,	/* ... logistic regression */
-	DPB_LDP_SS_POISSON = 6		/* ... Poisson regression */
+	DPB_LDP_SS_POISSON = 6,		/* ... Poisson regression */
+	DPB_LDP_SCALAR_GAUSSIAN = 7 /* Gaussian on a scalar clipped to [a, b] */
 } dpb_ldp_mech;
+
+#define DPB_LDP_MECH_MAX DPB_LDP_SCALAR_GAUSSIAN
 
 typedef struct dpb_ldp_protocol
 {
 	dpb_ldp_mech mech;
 	double		epsilon;
-	/* scalar_laplace */
+	/* scalar_laplace, scalar_gaussian */
 	double		lower;
 	double		upper;
+	double		delta;			/* scalar_gaussian (ss_*: p.delta) */
 	/* oue */
 	int			categories;
 	/* ss_*: the privacy parameters of a one-record, replace-one Gaussian
@@ -78,6 +82,11 @@ typedef struct dpb_ldp_calib
 	int64_t		vhi;
 	uint64_t	lap_t;
 	double		epsilon_used;
+	/* scalar_gaussian: the same grid and v, Y discrete Gaussian of integer
+	 * variance sigma2 with (vhi - vlo)^2 / (2 sigma2) = rho_used <= rho*,
+	 * the largest rho whose zCDP implies (epsilon, delta)-DP */
+	uint64_t	gauss_sigma2;
+	double		rho_used;
 	/* ss_*: the calibrated one-record release (stats NULL) */
 	dpb_release rel;
 	dpb_layout	L;
@@ -121,14 +130,15 @@ dpb_status	dpb_ldp_calib_to_json(const dpb_ldp_protocol *p,
 void		dpb_ldp_report_label(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 								 int k, char *buf, size_t buflen);
 
-/* Number of input values per record: 1 (rr, oue, scalar) or d + 1 (ss). */
+/* Number of input values per record: 1 (rr, oue, scalar_*) or d + 1 (ss). */
 int			dpb_ldp_input_len(const dpb_ldp_protocol *p);
 
 /*
  * One report from one record.  in[] holds dpb_ldp_input_len(p) values:
  *   rr               x in {0, 1}
  *   oue              the category k in {1, ..., K}
- *   scalar_laplace   x (finite; clipped to [lower, upper], never dropped)
+ *   scalar_laplace,  x (finite; clipped to [lower, upper], never dropped)
+ *   scalar_gaussian
  *   ss_*             x_1 .. x_d, y (finite; clipped by the protocol's
  *                    bounds; logistic y in {-1, +1}, 0 read as -1;
  *                    Poisson y >= 0)

@@ -256,13 +256,20 @@ find_key(jreader *r, const char *key, int *used)
 /* ---- names ---- */
 
 static const char *const mech_names[] = {
-	NULL, "rr", "oue", "scalar_laplace", "ss_linear", "ss_logistic", "ss_poisson"
+	NULL, "rr", "oue", "scalar_laplace", "ss_linear", "ss_logistic", "ss_poisson",
+	"scalar_gaussian"
 };
+
+static int
+is_scalar(dpb_ldp_mech m)
+{
+	return m == DPB_LDP_SCALAR_LAPLACE || m == DPB_LDP_SCALAR_GAUSSIAN;
+}
 
 const char *
 dpb_ldp_mech_name(dpb_ldp_mech m)
 {
-	return (m >= DPB_LDP_RR && m <= DPB_LDP_SS_POISSON) ? mech_names[m] : "?";
+	return (m >= DPB_LDP_RR && m <= DPB_LDP_MECH_MAX) ? mech_names[m] : "?";
 }
 
 static int
@@ -357,13 +364,13 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 		dpb_err_set(err, "invalid protocol", "The key \"mechanism\" (a string) is required.");
 		goto done;
 	}
-	for (m = DPB_LDP_RR; m <= DPB_LDP_SS_POISSON; m++)
+	for (m = DPB_LDP_RR; m <= DPB_LDP_MECH_MAX; m++)
 		if (strcmp(v->str, mech_names[m]) == 0)
 			p->mech = (dpb_ldp_mech) m;
 	if (p->mech == 0)
 	{
 		dpb_err_set(err, "invalid protocol",
-					"The mechanism must be one of rr, oue, scalar_laplace, ss_linear, ss_logistic, ss_poisson.");
+					"The mechanism must be one of rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson.");
 		goto done;
 	}
 	if ((st = get_num(r, "epsilon", used, 1, &p->epsilon, err)) != DPB_OK)
@@ -373,9 +380,12 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 		(st = get_int(r, "categories", used, 2, DPB_LDP_MAX_CATEGORIES,
 					  &p->categories, err)) != DPB_OK)
 		goto done;
-	if (p->mech == DPB_LDP_SCALAR_LAPLACE &&
+	if (is_scalar(p->mech) &&
 		((st = get_num(r, "lower", used, 1, &p->lower, err)) != DPB_OK ||
 		 (st = get_num(r, "upper", used, 1, &p->upper, err)) != DPB_OK))
+		goto done;
+	if (p->mech == DPB_LDP_SCALAR_GAUSSIAN &&
+		(st = get_num(r, "delta", used, 1, &p->delta, err)) != DPB_OK)
 		goto done;
 	if (is_ss(p->mech))
 	{
@@ -481,6 +491,9 @@ dpb_ldp_protocol_finish(dpb_ldp_protocol *p, dpb_err *err)
 			NEED(p->categories >= 2 && p->categories <= DPB_LDP_MAX_CATEGORIES,
 				 "categories must be from 2 to %d.", DPB_LDP_MAX_CATEGORIES);
 			break;
+		case DPB_LDP_SCALAR_GAUSSIAN:
+			NEED(p->delta > 0 && p->delta < 1, "delta must be between 0 and 1 (exclusive).");
+			/* FALLTHROUGH */
 		case DPB_LDP_SCALAR_LAPLACE:
 			NEED(dpb_isfinite(p->lower) && dpb_isfinite(p->upper) && p->lower < p->upper,
 				 "lower and upper must be finite with lower < upper.");
@@ -583,11 +596,13 @@ dpb_ldp_protocol_canonical(const dpb_ldp_protocol *p, dpb_buf *b)
 	put_double(b, "epsilon", p->epsilon, 0);
 	if (p->mech == DPB_LDP_OUE)
 		dpb_buf_printf(b, ",\"categories\":%d", p->categories);
-	if (p->mech == DPB_LDP_SCALAR_LAPLACE)
+	if (is_scalar(p->mech))
 	{
 		put_double(b, "lower", p->lower, 0);
 		put_double(b, "upper", p->upper, 0);
 	}
+	if (p->mech == DPB_LDP_SCALAR_GAUSSIAN)
+		put_double(b, "delta", p->delta, 0);
 	if (is_ss(p->mech))
 	{
 		put_double(b, "delta", p->p.delta, 0);
@@ -673,16 +688,31 @@ dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c, dpb_err *err)
 			c->epsilon_used = p->epsilon;
 			return DPB_OK;
 		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
 			{
 				int			e;
 				double		lo_g,
-							hi_g;
+							hi_g,
+							rho = 0,
+							scale;
 				dpb_u128	W,
 							t;
+				dpb_status	st;
 
 				c->report_len = 1;
-				/* g = 2^m at most 2^-20 of the noise scale (b - a) / eps */
-				(void) frexp((p->upper - p->lower) / p->epsilon, &e);
+				/* the noise scale: (b - a) / eps (Laplace) or
+				 * (b - a) / sqrt(2 rho*) (Gaussian) */
+				if (p->mech == DPB_LDP_SCALAR_GAUSSIAN)
+				{
+					if ((st = dpb_zcdp_rho(p->epsilon, p->delta, &rho, err)) != DPB_OK)
+						return st;
+					scale = (p->upper - p->lower) / sqrt(2 * rho);
+				}
+				else
+					scale = (p->upper - p->lower) / p->epsilon;
+				NEED(dpb_isfinite(scale) && scale > 0, "The noise scale is not finite.");
+				/* g = 2^m at most 2^-20 of the noise scale */
+				(void) frexp(scale, &e);
 				c->grid_exp = (e - 1) - DPB_LDP_SCALAR_GRID_BITS;
 				lo_g = ceil(ldexp(p->lower, -c->grid_exp));
 				hi_g = floor(ldexp(p->upper, -c->grid_exp));
@@ -691,6 +721,28 @@ dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c, dpb_err *err)
 				c->vlo = (int64_t) lo_g;
 				c->vhi = (int64_t) hi_g;
 				W = (dpb_u128) (c->vhi - c->vlo);
+				if (p->mech == DPB_LDP_SCALAR_GAUSSIAN)
+				{
+					/*
+					 * Two inputs give v's at most W apart: N_Z(0, sigma2)
+					 * on the integer v is W^2 / (2 sigma2)-zCDP (CKS
+					 * 2020).  sigma2 = ceil(W^2 / (2 rho*)), then raised
+					 * until W^2 / (2 sigma2) <= rho* holds in double
+					 * arithmetic with a margin of 1e-12 (rho* itself is a
+					 * valid value from below).
+					 */
+					double		W2 = (double) W * (double) W;
+					double		s2 = ceil(W2 / (2 * rho) * (1 + 1e-12));
+
+					NEED(s2 >= 1 && s2 <= (double) DPB_DGAUSS_MAX_SIGMA2,
+						 "The scalar grid does not fit the noise scale.");
+					c->gauss_sigma2 = (uint64_t) s2;
+					while (W2 / (2 * (double) c->gauss_sigma2) > rho * (1 - 1e-12))
+						c->gauss_sigma2++;
+					c->rho_used = W2 / (2 * (double) c->gauss_sigma2);
+					c->epsilon_used = p->epsilon;
+					return DPB_OK;
+				}
 				/* smallest t with W / t <= eps, i.e. W 2^k <= t num */
 				t = ((W << c->eps_log2den) + c->eps_num - 1) / c->eps_num;
 				if (t < 1)
@@ -744,6 +796,15 @@ dpb_ldp_calib_to_json(const dpb_ldp_protocol *p, const dpb_ldp_calib *c, dpb_buf
 						   (unsigned long long) c->lap_t);
 			put_double(b, "laplace_scale", ldexp((double) c->lap_t, c->grid_exp), 0);
 			put_double(b, "epsilon_used", c->epsilon_used, 0);
+			break;
+		case DPB_LDP_SCALAR_GAUSSIAN:
+			put_double(b, "delta", p->delta, 0);
+			dpb_buf_printf(b, ",\"grid_exp\":%d", c->grid_exp);
+			dpb_buf_printf(b, ",\"v_lower\":%lld,\"v_upper\":%lld,\"sigma2\":%llu",
+						   (long long) c->vlo, (long long) c->vhi,
+						   (unsigned long long) c->gauss_sigma2);
+			put_double(b, "noise_sd", ldexp(sqrt((double) c->gauss_sigma2), c->grid_exp), 0);
+			put_double(b, "rho", c->rho_used, 0);
 			break;
 		default:
 			{

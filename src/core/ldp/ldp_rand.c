@@ -93,6 +93,7 @@ dpb_ldp_input_len(const dpb_ldp_protocol *p)
 		case DPB_LDP_RR:
 		case DPB_LDP_OUE:
 		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
 			return 1;
 		default:
 			return p->d + 1;
@@ -107,6 +108,7 @@ dpb_ldp_report_label(const dpb_ldp_protocol *p, const dpb_ldp_calib *c, int k,
 	{
 		case DPB_LDP_RR:
 		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
 			snprintf(buf, buflen, "z");
 			break;
 		case DPB_LDP_OUE:
@@ -259,6 +261,7 @@ dpb_ldp_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 			}
 
 		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
 			{
 				double		x = in[0];
 				int64_t		v,
@@ -273,7 +276,9 @@ dpb_ldp_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 				x = x < p->lower ? p->lower : x > p->upper ? p->upper : x;
 				v = (int64_t) nearbyint(ldexp(x, -c->grid_exp));
 				v = v < c->vlo ? c->vlo : v > c->vhi ? c->vhi : v;
-				if ((st = dpb_dlaplace(rb, c->lap_t, &Y)) != DPB_OK)
+				st = p->mech == DPB_LDP_SCALAR_LAPLACE ? dpb_dlaplace(rb, c->lap_t, &Y) :
+					dpb_dgauss(rb, c->gauss_sigma2, &Y);
+				if (st != DPB_OK)
 				{
 					out[0] = 0;
 					return st;
@@ -309,6 +314,7 @@ dpb_ldp_report_on_grid(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 					return 0;
 			return 1;
 		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
 			{
 				double		m = ldexp(out[0], -c->grid_exp);
 
