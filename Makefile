@@ -12,7 +12,8 @@
 #                   build, install (test/setup.sh; `sudo bash test/setup.sh`
 #                   works before make is installed)
 #   make uninstall  remove the installed extension files
-#   make unit       only the C unit tests of src/core
+#   make unit       only the C unit tests of src/core (builds the LDP CLI too)
+#   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp.md)
 #   make bench      the benchmarks in bench/
 #   make figures    redraw docs/figures/*.png from bench/results (gnuplot)
 #
@@ -25,11 +26,14 @@ PGXS_MAKE = $(MAKE) -f dpbayes.mk PG_CONFIG=$(PG_CONFIG)
 CORE_SRCS = $(sort $(wildcard src/core/*.c src/core/*/*.c))
 UNIT_SRCS = $(sort $(wildcard test/*.c))
 CC ?= cc
-UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core \
+UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core -Isrc/core/ldp \
 	$(shell pkg-config --cflags openblas 2>/dev/null)
-UNIT_LIBS = -lgsl -lopenblas -lm
+UNIT_LIBS = -lgsl -lopenblas -lcrypto -lm
 
-.PHONY: all install uninstall clean installcheck check demo playground setup unit bench deps figures
+LDP_CLI = src/cli/dpbayes-ldp
+LDP_CLI_INSECURE = test/dpbayes-ldp-insecure
+
+.PHONY: ldp-cli all install uninstall clean installcheck check demo playground setup unit bench deps figures
 
 all:
 	$(PGXS_MAKE) all
@@ -45,7 +49,7 @@ installcheck:
 
 clean:
 	$(PGXS_MAKE) clean
-	rm -f test/unit_run
+	rm -f test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE)
 
 deps:
 	bash test/deps.sh
@@ -53,7 +57,18 @@ deps:
 test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h src/core/*/*.h) test/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(UNIT_LIBS)
 
-unit: test/unit_run
+# The LDP client CLI (not installed into PostgreSQL; docs/ldp.md).  The
+# insecure variant, with a --insecure-seed option whose reports are stamped
+# insecure, exists only for the tests.
+$(LDP_CLI): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+	$(CC) $(UNIT_CFLAGS) -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
+
+$(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+	$(CC) $(UNIT_CFLAGS) -DDPB_LDP_INSECURE_TEST -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
+
+ldp-cli: $(LDP_CLI)
+
+unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE)
 	./test/unit_run
 
 check:

@@ -6,14 +6,16 @@ OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c src/core/*/*.c)) $(sort
 DATA = dpbayes--$(EXTVERSION).sql
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
-PG_CPPFLAGS = -Isrc/core $(shell pkg-config --cflags openblas 2>/dev/null)
+PG_CPPFLAGS = -Isrc/core -Isrc/core/ldp $(shell pkg-config --cflags openblas 2>/dev/null)
 PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
 # Build-path independent objects: two clones of the same commit build the same
 # dpbayes.so, so `make check` in a second clone finds it already installed.
 PG_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
+# libcrypto: SHA-256 of the LDP protocol id (src/core/ldp; PostgreSQL links
+# OpenSSL anyway).
 # GSL's own CBLAS (gslcblas) is not linked: OpenBLAS provides the cblas_*
 # symbols GSL needs, and LAPACK.
-SHLIB_LINK = -lgsl -lopenblas -lm
+SHLIB_LINK = -lgsl -lopenblas -lcrypto -lm
 EXTRA_CLEAN = results/ regression.diffs regression.out
 
 # no LLVM bitcode: the JIT gains nothing here and clang may be absent

@@ -12,7 +12,8 @@ set -euo pipefail
 
 # Build:   make, gcc (+ libc6-dev for the C headers), pkg-config (openblas
 #          include dir), postgresql-server-dev-15 (PGXS, pg_config, clang for
-#          the JIT bitcode), libgsl-dev, libopenblas-dev.
+#          the JIT bitcode), libgsl-dev, libopenblas-dev, libssl-dev (libcrypto's
+#          SHA-256 for the LDP protocol id).
 # Tests:   postgresql-15 (server: initdb, pg_ctl, postgres),
 #          postgresql-client-15 (psql, pg_regress), diffutils (pg_regress
 #          diffs), util-linux (runuser), passwd (useradd).
@@ -27,6 +28,7 @@ PACKAGES=(
 	postgresql-server-dev-15
 	libgsl-dev
 	libopenblas-dev
+	libssl-dev
 	gnuplot-nox
 	diffutils
 	util-linux

@@ -37,7 +37,14 @@ const char *unit_current = "";
 	X(nuts) \
 	X(xmoments) \
 	X(unknown_n) \
-	X(ledger)
+	X(ledger) \
+	X(ldp_protocol) \
+	X(ldp_sensitivity) \
+	X(ldp_rr_oue) \
+	X(ldp_laplace) \
+	X(ldp_scalar_gauss) \
+	X(ldp_ss) \
+	X(ldp_cli)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

@@ -1,0 +1,164 @@
+/*
+ * ldp.h — local differential privacy: the public protocol object and the
+ * client-side randomizers (issue 11; docs/ldp.md).
+ *
+ * A protocol is fixed and published before collection.  Its canonical JSON
+ * (fixed key order, numbers as the first of %.15g, %.16g, %.17g that reads
+ * back to the same double: the fewest significant digits) is hashed with SHA-256; the hex digest is the protocol
+ * id, stamped on every report.  Client and server compute the calibration
+ * from the parsed protocol with the same code (this file and the core's
+ * release calibration), so they agree byte for byte.
+ *
+ * Every randomizer draws its bits from a dpb_rbits source: the operating
+ * system's CSPRNG (dpb_ldp_rbits_os, getrandom(2)) on a client.  No floating
+ * point touches the secret path: values are rounded to a public
+ * power-of-two grid and the noise is the grid step times an exact integer
+ * (docs/privacy.md §15); the Bernoulli draws of randomized response and
+ * OUE are exact (dnoise.h) for the exact dyadic value of epsilon.
+ */
+#ifndef DPB_LDP_H
+#define DPB_LDP_H
+
+#include "dpb.h"
+#include "dnoise.h"
+#include "params.h"
+#include "release.h"
+
+#define DPB_LDP_PROTOCOL_VERSION 1
+#define DPB_LDP_MAX_CATEGORIES 1024
+#define DPB_LDP_ID_LEN 64		/* hex SHA-256, NUL not included */
+
+/* Range of epsilon accepted by every mechanism (public parameters). */
+#define DPB_LDP_EPS_MIN 1e-6
+#define DPB_LDP_EPS_MAX 50.0
+
+/* Bits of the scalar Laplace grid below the noise scale. */
+#define DPB_LDP_SCALAR_GRID_BITS 20
+
+typedef enum dpb_ldp_mech
+{
+	DPB_LDP_RR = 1,				/* 1-bit randomized response */
+	DPB_LDP_OUE = 2,			/* optimal unary encoding, K categories */
+	DPB_LDP_SCALAR_LAPLACE = 3, /* Laplace on a scalar clipped to [a, b] */
+	DPB_LDP_SS_LINEAR = 4,		/* Gaussian on t(x, y), linear regression */
+	DPB_LDP_SS_LOGISTIC = 5,	/* ... logistic regression */
+	DPB_LDP_SS_POISSON = 6,		/* ... Poisson regression */
+	DPB_LDP_SCALAR_GAUSSIAN = 7 /* Gaussian on a scalar clipped to [a, b] */
+} dpb_ldp_mech;
+
+#define DPB_LDP_MECH_MAX DPB_LDP_SCALAR_GAUSSIAN
+
+typedef struct dpb_ldp_protocol
+{
+	dpb_ldp_mech mech;
+	double		epsilon;
+	/* scalar_laplace, scalar_gaussian */
+	double		lower;
+	double		upper;
+	double		delta;			/* scalar_gaussian (ss_*: p.delta) */
+	/* oue */
+	int			categories;
+	/* ss_*: the privacy parameters of a one-record, replace-one Gaussian
+	 * release (mechanism gaussian, neighbours replace, box scaling) */
+	dpb_params	p;
+	int			d;
+	char		id[DPB_LDP_ID_LEN + 1];
+} dpb_ldp_protocol;
+
+/* The public calibration every party derives from a protocol. */
+typedef struct dpb_ldp_calib
+{
+	int			report_len;		/* values per report */
+	/* rr, oue: epsilon = eps_num / 2^eps_log2den exactly */
+	dpb_u128	eps_num;
+	int			eps_log2den;
+	double		p_keep;			/* rr: report x w.p. e^eps / (1 + e^eps);
+								 * oue: a 0 bit stays 0 w.p. this */
+	double		q_keep;			/* oue: a 1 bit stays 1 w.p. 1/2 */
+	/* scalar_laplace: z = 2^grid_exp (v + Y), v in [vlo, vhi], Y discrete
+	 * Laplace of integer scale t; pure epsilon_used = (vhi - vlo) / t */
+	int			grid_exp;
+	int64_t		vlo;
+	int64_t		vhi;
+	uint64_t	lap_t;
+	double		epsilon_used;
+	/* scalar_gaussian: the same grid and v, Y discrete Gaussian of integer
+	 * variance sigma2 with (vhi - vlo)^2 / (2 sigma2) = rho_used <= rho*,
+	 * the largest rho whose zCDP implies (epsilon, delta)-DP */
+	uint64_t	gauss_sigma2;
+	double		rho_used;
+	/* ss_*: the calibrated one-record release (stats NULL) */
+	dpb_release rel;
+	dpb_layout	L;
+} dpb_ldp_calib;
+
+const char *dpb_ldp_mech_name(dpb_ldp_mech m);
+
+/*
+ * Parses and validates a protocol (a JSON object; keys in any order; an
+ * "id" key, when present, must equal the id of the canonical form).
+ * DPB_EINVAL with a message for malformed JSON, an unknown or duplicated
+ * key, a missing or out-of-range parameter.  Fills p->id.
+ */
+dpb_status	dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p,
+								   dpb_err *err);
+
+/* Validates the fields (as parse does) and sets p->id. */
+dpb_status	dpb_ldp_protocol_finish(dpb_ldp_protocol *p, dpb_err *err);
+
+/* The canonical JSON (no "id" key) into out. */
+dpb_status	dpb_ldp_protocol_canonical(const dpb_ldp_protocol *p, dpb_buf *out);
+
+/* The canonical JSON followed by the "id" key (what a publisher prints). */
+dpb_status	dpb_ldp_protocol_to_json(const dpb_ldp_protocol *p, dpb_buf *out);
+
+/* Hex SHA-256 of len bytes into hex (DPB_LDP_ID_LEN + 1 bytes). */
+void		dpb_ldp_sha256_hex(const void *data, size_t len, char *hex);
+
+/* The first of "%.15g", "%.16g", "%.17g" that reads back to v (the
+ * fewest significant digits; "0" for zero), into buf (>= 32). */
+void		dpb_ldp_format_double(double v, char *buf);
+
+dpb_status	dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c,
+							  dpb_err *err);
+
+/* Calibration as JSON (fixed order), for the CLI and the server. */
+dpb_status	dpb_ldp_calib_to_json(const dpb_ldp_protocol *p,
+								  const dpb_ldp_calib *c, dpb_buf *out);
+
+/* Column label k of a report (k < report_len) into buf. */
+void		dpb_ldp_report_label(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
+								 int k, char *buf, size_t buflen);
+
+/* Number of input values per record: 1 (rr, oue, scalar_*) or d + 1 (ss). */
+int			dpb_ldp_input_len(const dpb_ldp_protocol *p);
+
+/*
+ * One report from one record.  in[] holds dpb_ldp_input_len(p) values:
+ *   rr               x in {0, 1}
+ *   oue              the category k in {1, ..., K}
+ *   scalar_laplace,  x (finite; clipped to [lower, upper], never dropped)
+ *   scalar_gaussian
+ *   ss_*             x_1 .. x_d, y (finite; clipped by the protocol's
+ *                    bounds; logistic y in {-1, +1}, 0 read as -1;
+ *                    Poisson y >= 0)
+ * out[] receives report_len values, every one on its public grid (0/1 for
+ * rr and oue).  DPB_EDATA for an invalid record (nothing drawn),
+ * DPB_ERNG when the bit source failed.
+ */
+dpb_status	dpb_ldp_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
+							  const double *in, dpb_rbits *rb, double *out,
+							  dpb_err *err);
+
+/* Exact Bernoulli(1 / (1 + e^eps)) for eps = num / 2^log2den. */
+dpb_status	dpb_ldp_flip(dpb_rbits *rb, dpb_u128 num, int log2den, int *out);
+
+/* A bit source reading getrandom(2) (the only source a client may use for
+ * real reports).  NULL when out of memory. */
+dpb_rbits  *dpb_ldp_rbits_os(void);
+
+/* 1 when every value of the report lies on its grid. */
+int			dpb_ldp_report_on_grid(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
+								   const double *out);
+
+#endif

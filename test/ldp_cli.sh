@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# test/ldp_cli.sh — the dpbayes-ldp CLI end to end (run by test_ldp_cli in
+# `make unit`, from the repository root).  Prints "ldp_cli: N passed, N
+# failed" and exits non-zero on any failure.
+set -u
+CLI=src/cli/dpbayes-ldp
+TCLI=test/dpbayes-ldp-insecure
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL ldp_cli: $*"; }
+# expect STATUS DESCRIPTION -- command...
+expect() {
+	local want=$1 what=$2
+	shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	local got=$?
+	if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, want $want ($(head -c 300 "$T/err"))"; fi
+}
+
+for b in "$CLI" "$TCLI"; do
+	[ -x "$b" ] || { echo "FAIL ldp_cli: $b not built (make unit builds it)"; exit 1; }
+done
+
+cat >"$T/lin.json" <<'EOF'
+{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1]}
+EOF
+echo '{"mechanism":"rr","epsilon":1}' >"$T/rr.json"
+echo '{"mechanism":"oue","epsilon":1.3,"categories":4}' >"$T/oue.json"
+echo '{"mechanism":"scalar_laplace","epsilon":0.7,"lower":-1,"upper":3}' >"$T/lap.json"
+
+# protocol: canonical JSON with its id; the id round-trips through the file
+expect 0 "protocol" -- "$CLI" protocol --protocol "$T/lin.json"
+id=$(sed -n 's/.*"id":"\([0-9a-f]\{64\}\)".*/\1/p' "$T/out")
+[ -n "$id" ] && ok || bad "protocol prints no id"
+cp "$T/out" "$T/published.json"
+expect 0 "published protocol (with id) accepted" -- "$CLI" protocol --protocol "$T/published.json"
+cmp -s "$T/out" "$T/published.json" && ok || bad "protocol output is not a fixed point"
+sed 's/"epsilon":1,/"epsilon":2,/' "$T/published.json" >"$T/tampered.json"
+expect 1 "tampered protocol refused" -- "$CLI" protocol --protocol "$T/tampered.json"
+grep -q "id mismatch" "$T/err" && ok || bad "tampering message"
+
+# calibration: the tight sensitivity sqrt(22) = 4.6904157598
+expect 0 "calibration" -- "$CLI" calibration --protocol "$T/lin.json"
+grep -q '"sensitivity":4.690415760' "$T/out" && ok || bad "calibration sensitivity: $(cat "$T/out")"
+grep -q "\"id\":\"$id\"" "$T/out" && ok || bad "calibration id"
+
+# randomize: header, one report per record, the protocol id first
+printf 'x1,x2,y\n0.3,-0.4,1.5\n\n5,5,9\n-1,0,-2\n' >"$T/lin.csv"
+expect 0 "randomize linear" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/lin.csv" --output "$T/rep.csv"
+[ "$(head -1 "$T/rep.csv")" = "protocol_id,x1^2,x1*x2,x2^2,y*x1,y*x2,y^2" ] && ok || bad "header: $(head -1 "$T/rep.csv")"
+[ "$(grep -c "^$id," "$T/rep.csv")" -eq 3 ] && ok || bad "three reports with the id"
+[ "$(awk -F, 'NR > 1 && NF != 7' "$T/rep.csv" | wc -l)" -eq 0 ] && ok || bad "report width"
+grep -q insecure "$T/rep.csv" && bad "secure reports stamped insecure" || ok
+
+# the production binary has no seed option; the test build's seeded reports
+# are reproducible and stamped insecure
+expect 2 "no --insecure-seed in the production CLI" -- "$CLI" randomize --protocol "$T/rr.json" --insecure-seed 1
+printf '1\n%.0s' $(seq 20000) >"$T/ones.csv"
+expect 0 "seeded rr" -- "$TCLI" randomize --protocol "$T/rr.json" --input "$T/ones.csv" --output "$T/a.csv" --insecure-seed 7
+expect 0 "seeded rr again" -- "$TCLI" randomize --protocol "$T/rr.json" --input "$T/ones.csv" --output "$T/b.csv" --insecure-seed 7
+cmp -s "$T/a.csv" "$T/b.csv" && ok || bad "seeded reports differ"
+[ "$(grep -c '^insecure_test:' "$T/a.csv")" -eq 20000 ] && ok || bad "seeded reports not stamped insecure"
+grep -q "NOT private" "$T/err" && ok || bad "no insecure warning"
+# the OS source: the fraction of 1s is within 6 sd of e/(1+e) = 0.7311
+expect 0 "rr" -- "$CLI" randomize --protocol "$T/rr.json" --input "$T/ones.csv" --output "$T/c.csv"
+awk -F, 'NR > 1 { n++; s += $2 } END { p = 0.7310585786; sd = sqrt(p * (1 - p) / n);
+	d = s / n - p; exit !(n == 20000 && d < 6 * sd && d > -6 * sd) }' "$T/c.csv" && ok || bad "rr frequency"
+cmp -s "$T/a.csv" "$T/c.csv" && bad "OS reports equal seeded ones" || ok
+
+# oue and scalar laplace
+printf '1\n4\n2\n' | "$CLI" randomize --protocol "$T/oue.json" >"$T/o.csv" 2>"$T/err" && ok || bad "oue"
+[ "$(head -1 "$T/o.csv")" = "protocol_id,z1,z2,z3,z4" ] && ok || bad "oue header"
+[ "$(awk -F, 'NR > 1 { for (i = 2; i <= 5; i++) if ($i != 0 && $i != 1) b++ } END { print b + 0 }' "$T/o.csv")" -eq 0 ] && ok || bad "oue bits"
+printf '0.5\n100\n-7\n' | "$CLI" randomize --protocol "$T/lap.json" >"$T/l.csv" 2>"$T/err" && ok || bad "laplace"
+[ "$(wc -l <"$T/l.csv")" -eq 4 ] && ok || bad "laplace: out-of-range values are clipped, not dropped"
+echo '{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-6,"lower":-1,"upper":3}' >"$T/sg.json"
+printf '0.5\n100\n' | "$CLI" randomize --protocol "$T/sg.json" >"$T/g.csv" 2>"$T/err" && ok || bad "scalar gaussian"
+[ "$(wc -l <"$T/g.csv")" -eq 3 ] && ok || bad "scalar gaussian reports"
+expect 0 "scalar gaussian calibration" -- "$CLI" calibration --protocol "$T/sg.json"
+grep -q '"sigma2":' "$T/out" && ok || bad "scalar gaussian calibration output"
+
+# errors: clear message, non-zero status, no data value echoed
+printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
+expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"
+grep -q "line 2, column 2: not a number" "$T/err" && ok || bad "non-number message: $(cat "$T/err")"
+printf '0.3,-0.4\n' >"$T/short.csv"
+expect 1 "short record" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/short.csv"
+grep -q "expected 3 values" "$T/err" && ok || bad "short record message"
+printf '0.31415,nan,1\n' >"$T/nan.csv"
+expect 1 "NaN feature" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/nan.csv"
+grep -q "0.31415" "$T/err" && bad "a data value was echoed" || ok
+printf '1\n7\n' >"$T/cat.csv"
+expect 1 "oue category out of range" -- "$CLI" randomize --protocol "$T/oue.json" --input "$T/cat.csv"
+echo '{"mechanism":"rr"}' >"$T/noeps.json"
+expect 1 "protocol without epsilon" -- "$CLI" calibration --protocol "$T/noeps.json"
+grep -q '"epsilon" is required' "$T/err" && ok || bad "missing-epsilon message"
+expect 1 "missing protocol file" -- "$CLI" calibration --protocol "$T/none.json"
+expect 2 "no --protocol" -- "$CLI" calibration
+expect 2 "unknown command" -- "$CLI" frobnicate
+expect 2 "no command" -- "$CLI"
+expect 0 "help" -- "$CLI" --help
+
+# selftest on the OS source
+expect 0 "selftest" -- "$CLI" selftest --draws 20000
+grep -q "5 checks, 0 failed" "$T/out" && ok || bad "selftest output"
+
+echo "ldp_cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
