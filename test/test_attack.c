@@ -167,7 +167,7 @@ on_lattice(const attack_data *ad, const double *o, const double *centre_sum, int
 
 /* runs every attack on one mechanism; returns the largest eps lower bound */
 static double
-run_attacks(dpb_mechanism mech, int buggy, gsl_rng *grng, const char *what)
+run_attacks(dpb_mechanism mech, dpb_neighbours nb, int buggy, gsl_rng *grng, const char *what)
 {
 	dpb_params	p;
 	dpb_release r0;
@@ -196,20 +196,22 @@ run_attacks(dpb_mechanism mech, int buggy, gsl_rng *grng, const char *what)
 	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-5 : 0;
 	p.y_bound = 2;
 	p.clip = 1;
+	p.neighbours = nb;
 	for (i = 0; i < NROWS; i++)
 	{
 		X[i * D] = gsl_ran_flat(grng, -0.5, 0.5);
 		X[i * D + 1] = gsl_ran_flat(grng, -0.5, 0.5);
 		Y[i] = gsl_ran_flat(grng, -1, 1);
 	}
-	/* D1: D0 with its last row replaced by a row at the other end of the
-	 * domain (replace-one neighbours) */
+	/* D1: under replace-one neighbours D0 with its last row replaced by a
+	 * row at the other end of the domain; under add/remove (the default) D0
+	 * with that row added (the count then differs too) */
 	memcpy(X1, X, sizeof(X));
 	memcpy(Y1, Y, sizeof(Y));
-	X1[(NROWS - 1) * D] = 0.7;
-	X1[(NROWS - 1) * D + 1] = -0.7;
-	Y1[NROWS - 1] = -2;
-	n1 = NROWS;
+	n1 = nb == DPB_NB_REPLACE ? NROWS : NROWS + 1;
+	X1[(n1 - 1) * D] = 0.7;
+	X1[(n1 - 1) * D + 1] = -0.7;
+	Y1[n1 - 1] = -2;
 
 	/* what the adversary knows: the exact sums and the mechanism */
 	CHECK(dpb_release_from_rows(&r0, DPB_MODEL_LINEAR, &p, D, X, Y, NROWS, NULL, NULL, &err) == DPB_OK,
@@ -295,16 +297,25 @@ test_attack(void)
 {
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double		e;
+	int			nb;
 
 	gsl_rng_set(rng, 20261123);
-	e = run_attacks(DPB_MECH_GAUSSIAN, 0, rng, "gaussian");
-	CHECK(e <= 1.0, "gaussian releases: an attack demonstrates eps >= %.3f > 1", e);
-	e = run_attacks(DPB_MECH_LAPLACE, 0, rng, "laplace");
-	CHECK(e <= 1.0, "laplace releases: an attack demonstrates eps >= %.3f > 1", e);
+	for (nb = DPB_NB_ADD_REMOVE; nb <= DPB_NB_REPLACE; nb++)
+	{
+		const char *rel = nb == DPB_NB_REPLACE ? "replace" : "add/remove";
+		char		what[64];
+
+		snprintf(what, sizeof(what), "gaussian, %s", rel);
+		e = run_attacks(DPB_MECH_GAUSSIAN, (dpb_neighbours) nb, 0, rng, what);
+		CHECK(e <= 1.0, "%s releases: an attack demonstrates eps >= %.3f > 1", what, e);
+		snprintf(what, sizeof(what), "laplace, %s", rel);
+		e = run_attacks(DPB_MECH_LAPLACE, (dpb_neighbours) nb, 0, rng, what);
+		CHECK(e <= 1.0, "%s releases: an attack demonstrates eps >= %.3f > 1", what, e);
+	}
 	/* negative controls: the harness catches a mechanism that leaks */
-	e = run_attacks(DPB_MECH_GAUSSIAN, 1, rng, "gaussian, unrounded sum");
+	e = run_attacks(DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, rng, "gaussian, unrounded sum");
 	CHECK(e > 3.0, "the attacks miss the unrounded-sum bug (eps lower bound %.3f)", e);
-	e = run_attacks(DPB_MECH_LAPLACE, 1, rng, "laplace, unrounded sum");
+	e = run_attacks(DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, rng, "laplace, unrounded sum");
 	CHECK(e > 3.0, "the attacks miss the unrounded-sum bug (eps lower bound %.3f)", e);
 	gsl_rng_free(rng);
 }
