@@ -18,7 +18,9 @@
 #include <string.h>
 
 #define NROW 30
-#define NDRAW 300
+#ifndef NDRAW
+#define NDRAW 300				/* bench/betad_audit.sh: 2000 */
+#endif
 #define GRID 2801
 
 /* KS p-value of draws against a CDF tabulated on an even grid */
@@ -134,7 +136,7 @@ audit(int gaussian)
 	}
 	CHECK(ok, "gaussian %d: draw failed: %s", gaussian, err.msg);
 	p = ks_against_grid(draws, NDRAW, grid, cdf, GRID);
-	printf("  betaD exact-draw audit (%s, beta %.2f, %d draws of 2 x 150 after 150): KS p = %.3g\n",
+	printf("  betaD exact-draw audit (%s, beta %.2f, %d draws, each of 2 chains x 150 after 150 warmup): KS p = %.3g\n",
 		   gaussian ? "gaussian" : "logistic", m.beta, NDRAW, p);
 	CHECK(p > 0.01, "gaussian %d: released draws vs the exact betaD posterior: KS p = %.3g", gaussian, p);
 	dpb_rbits_free(rb);

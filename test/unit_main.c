@@ -32,6 +32,7 @@ const char *unit_current = "";
 	X(betad) \
 	X(betad_model) \
 	X(betad_sample) \
+	X(betad_audit) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \
