@@ -131,6 +131,14 @@ typedef struct sbc_unknown_n
  * update); set by DPB_SBC_NOISY for the measurement in bench/ */
 static double sbc_noisy_share = 0;
 
+/* the sampler under test: Gibbs-SS here (its thinning below), NUTS on the
+ * marginal likelihood in test_linear_nuts_sbc and with DPB_SBC_SAMPLER=nuts
+ * (bench/sbc_linear_nuts.sh) */
+static dpb_sampler sbc_sampler = DPB_SAMPLER_GIBBS;
+
+void		openblas_set_num_threads(int n);
+int			openblas_get_num_threads(void);
+
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		sbc_unknown_n *un, sbc_result *res)
@@ -141,7 +149,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	 * latent s and theta are strongly coupled): thin enough that the kept
 	 * draws are nearly independent; naive draws are iid */
 	const int	thin = method == DPB_METHOD_NAIVE ? 1 :
-		(getenv("DPB_SBC_THIN") ? atoi(getenv("DPB_SBC_THIN")) : 25);
+		(getenv("DPB_SBC_THIN") ? atoi(getenv("DPB_SBC_THIN")) :
+		 sbc_sampler == DPB_SAMPLER_NUTS ? 1 : 25);
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng    *noise = gsl_rng_alloc(gsl_rng_mt19937);
 	const int	nv = un ? 5 : 4;
@@ -188,6 +197,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		r.model = DPB_MODEL_LINEAR;
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
+		o.sampler = sbc_sampler;
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;
@@ -328,6 +338,26 @@ test_linear(void)
 		return;
 	}
 
+	if (getenv("DPB_SBC_SAMPLER") && strcmp(getenv("DPB_SBC_SAMPLER"), "nuts") == 0)
+	{
+		/* measurement (bench/sbc_linear_nuts.sh): the default sampler at
+		 * DPB_SBC_N, DPB_SBC_EPS; DPB_SBC_UNKNOWN=1: add/remove, N unknown */
+		int			N = getenv("DPB_SBC_N") ? atoi(getenv("DPB_SBC_N")) : 100;
+		double		eps = getenv("DPB_SBC_EPS") ? atof(getenv("DPB_SBC_EPS")) : 0.5;
+
+		sbc_sampler = DPB_SAMPLER_NUTS;
+		openblas_set_num_threads(1);
+		for (j = 0; j < 2; j++)
+		{
+			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
+					reps, N, eps, NULL, &na);
+			printf("SBC nuts N=%d eps=%g %s reps=%d clipped=%.4f%% p: %.4g %.4g %.4g %.4g\n",
+				   N, eps, j ? "laplace" : "gaussian", reps, 100 * na.clipped_frac,
+				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
+		}
+		sbc_sampler = DPB_SAMPLER_GIBBS;
+		return;
+	}
 	if (reps < 50)
 		reps = 50;
 	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, reps, 100, 0.5, NULL, &na);
@@ -392,4 +422,45 @@ test_linear_unknown_n(void)
 		   res.pvalue[4]);
 	CHECK(res.pvalue[4] < 0.01, "a wrong count sd passed SBC (the test has no power): p = %g",
 		  res.pvalue[4]);
+}
+
+/*
+ * SBC of the default sampler (NUTS on the marginal likelihood, Laplace with
+ * the omega augmentation) at N = 100, epsilon = 0.5 and with an unknown N
+ * (the settings of test_linear and test_linear_unknown_n); 100 kept
+ * draws, no thinning.  DPB_SBC_REPS sets the replications (default 100);
+ * bench/sbc_linear_nuts.sh runs 400 at N = 100 and 1e4, epsilon 0.5 and 1.
+ */
+void
+test_linear_nuts_sbc(void)
+{
+	sbc_unknown_n un = {29.5, 70.5, 1, 0};
+	sbc_result	res;
+	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 100;
+
+	/* one OpenBLAS thread, as in the server (module.c): the matrices are
+	 * small, and threads only spin on a shared machine */
+	int			threads = openblas_get_num_threads();
+
+	openblas_set_num_threads(1);
+	sbc_sampler = DPB_SAMPLER_NUTS;
+	for (int m = 0; m < 4; m++)
+	{
+		double		minp = 1;
+		int			nv = m >= 2 ? 5 : 4;
+
+		un.mean_sd = 0;
+		run_sbc(DPB_METHOD_NOISE_AWARE, m % 2 ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, reps,
+				m >= 2 ? 50 : 100, 0.5, m >= 2 ? &un : NULL, &res);
+		for (int j = 0; j < nv; j++)
+			minp = fmin(minp, res.pvalue[j]);
+		printf("  SBC linear nuts, %s, %s, %d replications, eps=0.5: p = %.3g %.3g %.3g %.3g%s%.3g\n",
+			   m % 2 ? "laplace" : "gaussian", m >= 2 ? "N ~ U(29.5, 70.5) unknown" : "N = 100",
+			   reps, res.pvalue[0], res.pvalue[1], res.pvalue[2], res.pvalue[3],
+			   m >= 2 ? ", N " : "", m >= 2 ? res.pvalue[4] : 0.0);
+		CHECK(minp > 0.01, "nuts SBC (%s, %s): ranks not uniform: min p = %g",
+			  m % 2 ? "laplace" : "gaussian", m >= 2 ? "N unknown" : "N known", minp);
+	}
+	sbc_sampler = DPB_SAMPLER_GIBBS;
+	openblas_set_num_threads(threads);
 }

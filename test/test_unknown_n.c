@@ -210,6 +210,7 @@ check_known_n_unchanged(void)
 		o.warmup = 50;
 		o.draws = 20;
 		o.seed = 7;
+		o.sampler = golden[t].model == DPB_MODEL_LINEAR ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_DEFAULT;
 		if (golden[t].xshare > 0)
 			o.xmoments = DPB_XMOM_NOISY;
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)

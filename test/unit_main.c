@@ -19,6 +19,9 @@ const char *unit_current = "";
 	X(glm_unknown_n) \
 	X(linear) \
 	X(linear_unknown_n) \
+	X(linear_nuts_grad) \
+	X(linear_nuts) \
+	X(linear_nuts_sbc) \
 	X(sensitivity) \
 	X(sens_radii) \
 	X(agm) \

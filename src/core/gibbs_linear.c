@@ -48,9 +48,8 @@ stat_pairs(const dpb_layout *L, int *ia, int *ib)
 		dpb_layout_linear_factors(L, k, &ia[k], &ib[k]);
 }
 
-/* mean mv (q) and covariance C (q x q) of v = [w, y], q = p + 1 */
-static void
-joint_moments(const dpb_layout *L, const double *theta, double sigma2,
+void
+dpb_linear_joint_moments(const dpb_layout *L, const double *theta, double sigma2,
 			  const double *mu, const double *Sigma, double *mv, double *C)
 {
 	int			p = L->p,
@@ -108,7 +107,7 @@ dpb_linear_stat_moments(const dpb_layout *L, const double *theta,
 	ib = ia + n;
 	C = mv + q;
 	stat_pairs(L, ia, ib);
-	joint_moments(L, theta, sigma2, mu, Sigma, mv, C);
+	dpb_linear_joint_moments(L, theta, sigma2, mu, Sigma, mv, C);
 	for (k = 0; k < n; k++)
 	{
 		int			a = ia[k],

@@ -22,6 +22,12 @@ void		dpb_linear_stat_moments(const dpb_layout *L, const double *theta,
 									double sigma2, const double *mu,
 									const double *Sigma, double *m, double *V);
 
+/* Mean mv (q = p + 1) and covariance C (q x q) of v = [w, y] under the
+ * same model (w = [1, x] with an intercept: mv[0] = 1, C's row 0 zero). */
+void		dpb_linear_joint_moments(const dpb_layout *L, const double *theta,
+									 double sigma2, const double *mu,
+									 const double *Sigma, double *mv, double *C);
+
 /* Draws from InverseGaussian(mean, shape) (Michael, Schucany & Haas 1976). */
 double		dpb_ran_invgauss(gsl_rng *rng, double mean, double shape);
 

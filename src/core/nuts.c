@@ -607,6 +607,7 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->max_depth = 10;
 	o->curvature_init = 0;
 	o->interrupt = NULL;
+	o->gibbs = NULL;
 }
 
 /* carves n doubles from *cur */
@@ -739,6 +740,21 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		if (it == o->warmup)
 			warm_grads = s->grad_evals;
 		transition(s, &accept, &depth);
+		if (o->gibbs != NULL)
+		{
+			/* the rest | x, then the density at x under the new state */
+			if (o->gibbs(s->cur.q, ctx) != 0)
+			{
+				st = DPB_ENUMERIC;
+				goto done;
+			}
+			evaluate(s, &s->cur);
+			if (s->cur.logp == -INFINITY && !s->stop)
+			{
+				st = DPB_ENUMERIC;
+				goto done;
+			}
+		}
 
 		if (it >= o->warmup)
 		{

@@ -48,6 +48,12 @@ typedef struct dpb_nuts_opts
 								 * inverse curvature at init (see above),
 								 * else as the identity */
 	dpb_interrupt_fn interrupt; /* polled before every density evaluation, may be NULL */
+	/* Optional Gibbs step after every transition (warmup included), may be
+	 * NULL: it may change the target's conditioning state held in f's ctx
+	 * (e.g. latent noise variances), never x; the sampler then evaluates f
+	 * at x afresh.  So NUTS updates x | rest and this the rest | x.  A
+	 * nonzero return stops the run with DPB_ENUMERIC. */
+	int			(*gibbs) (const double *x, void *ctx);
 } dpb_nuts_opts;
 
 typedef struct dpb_nuts_stats
@@ -64,7 +70,7 @@ typedef struct dpb_nuts_stats
 } dpb_nuts_stats;
 
 /* warmup 1000, draws 1000, target_accept 0.8, max_depth 10,
- * curvature_init 0, no interrupt */
+ * curvature_init 0, no interrupt, no gibbs step */
 void		dpb_nuts_opts_default(dpb_nuts_opts *o);
 
 /*

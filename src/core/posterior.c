@@ -7,6 +7,7 @@
 #include "clip.h"
 #include "gibbs_linear.h"
 #include "glm_model.h"
+#include "linear_model.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -231,6 +232,103 @@ dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len)
 #define GLM_GRADS_PER_ITER 10.0
 #define GIBBS_STEPS_PER_ITER 2.0
 
+/* the NUTS models: 2 dim gradients of the curvature initialisation and
+ * GLM_GRADS_PER_ITER per iteration */
+static void
+nuts_cost(double n3, int dim, const dpb_infer_opts *o, double iters,
+		  double *step_s, double *run_s)
+{
+	*step_s = STEP_UNIT * n3;
+	*run_s = (double) o->chains * (2.0 * dim + GLM_GRADS_PER_ITER * iters) * *step_s;
+}
+
+static void
+gibbs_linear_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
+				  double iters, double *step_s, double *run_s)
+{
+	*step_s = GIBBS_STEPS_PER_ITER * STEP_UNIT * n3;
+	*run_s = (double) o->chains * iters * *step_s;
+}
+
+static void
+nuts_linear_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
+				 double iters, double *step_s, double *run_s)
+{
+	int			d = r->d;
+
+	nuts_cost(n3, d + r->p.intercept + 1 + d + d * (d + 1) / 2 + (o->n_known ? 0 : 1),
+			  o, iters, step_s, run_s);
+}
+
+static void
+nuts_glm_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
+			  double iters, double *step_s, double *run_s)
+{
+	nuts_cost(n3, dpb_glm_dim(r->d, r->p.intercept) + (o->n_known ? 0 : 1), o, iters,
+			  step_s, run_s);
+}
+
+/*
+ * The samplers: one row per (model, sampler), its run function and its cost
+ * (seconds of one step and of the run, from n3 = nmodel^3 and the
+ * iterations per chain).  The options are one struct for every model
+ * (dpb_infer_opts); each sampler reads its own fields.
+ */
+typedef struct sampler_entry
+{
+	dpb_model	model;
+	dpb_sampler sampler;
+	dpb_status	(*run) (const dpb_release *r, const dpb_infer_opts *o,
+						dpb_draws *out, dpb_err *err);
+	void		(*cost) (const dpb_release *r, const dpb_infer_opts *o, double n3,
+						 double iters, double *step_s, double *run_s);
+} sampler_entry;
+
+static const sampler_entry samplers[] = {
+	{DPB_MODEL_LINEAR, DPB_SAMPLER_NUTS, dpb_linear_nuts_run, nuts_linear_cost},
+	{DPB_MODEL_LINEAR, DPB_SAMPLER_GIBBS, dpb_gibbs_linear_run, gibbs_linear_cost},
+	{DPB_MODEL_LOGISTIC, DPB_SAMPLER_NUTS, dpb_glm_run, nuts_glm_cost},
+	{DPB_MODEL_POISSON, DPB_SAMPLER_NUTS, dpb_glm_run, nuts_glm_cost},
+};
+
+const char *
+dpb_sampler_name(dpb_sampler s)
+{
+	return s == DPB_SAMPLER_NUTS ? "nuts" : s == DPB_SAMPLER_GIBBS ? "gibbs" : "default";
+}
+
+dpb_sampler
+dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o)
+{
+	dpb_sampler s = o->sampler;
+
+	if (r->model == DPB_MODEL_LINEAR)
+	{
+		/* the naive and non-private posteriors are conjugate: iid draws */
+		if (o->method != DPB_METHOD_NOISE_AWARE)
+			return DPB_SAMPLER_GIBBS;
+		if (s == DPB_SAMPLER_DEFAULT)
+			s = o->xmoments == DPB_XMOM_NOISY ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_NUTS;
+	}
+	else if (s == DPB_SAMPLER_DEFAULT)
+		s = DPB_SAMPLER_NUTS;
+	for (size_t i = 0; i < sizeof(samplers) / sizeof(samplers[0]); i++)
+		if (samplers[i].model == r->model && samplers[i].sampler == s)
+			return s;
+	return DPB_SAMPLER_DEFAULT;
+}
+
+static const sampler_entry *
+find_sampler(const dpb_release *r, const dpb_infer_opts *o)
+{
+	dpb_sampler s = dpb_posterior_sampler(r, o);
+
+	for (size_t i = 0; i < sizeof(samplers) / sizeof(samplers[0]); i++)
+		if (samplers[i].model == r->model && samplers[i].sampler == s)
+			return &samplers[i];
+	return NULL;
+}
+
 dpb_status
 dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
 				   double *step_s, double *run_s)
@@ -238,23 +336,14 @@ dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
 	dpb_layout	L;
 	double		n3,
 				iters;
+	const sampler_entry *e = find_sampler(r, o);
 
-	if (dpb_release_layout(r, &L) != DPB_OK)
+	*step_s = *run_s = 0;
+	if (e == NULL || dpb_release_layout(r, &L) != DPB_OK)
 		return DPB_EINVAL;
 	n3 = (double) L.nmodel * L.nmodel * L.nmodel;
 	iters = (double) o->warmup + (double) o->draws * (o->thin > 0 ? o->thin : 1);
-	if (r->model == DPB_MODEL_LINEAR)
-	{
-		*step_s = GIBBS_STEPS_PER_ITER * STEP_UNIT * n3;
-		*run_s = (double) o->chains * iters * *step_s;
-	}
-	else
-	{
-		double		dim = dpb_glm_dim(r->d, r->p.intercept) + (o->n_known ? 0 : 1);
-
-		*step_s = STEP_UNIT * n3;
-		*run_s = (double) o->chains * (2.0 * dim + GLM_GRADS_PER_ITER * iters) * *step_s;
-	}
+	e->cost(r, o, n3, iters, step_s, run_s);
 	if (*step_s > MAX_STEP_S || *run_s > MAX_RUN_S)
 		return DPB_ERANGE;
 	return DPB_OK;
@@ -287,6 +376,7 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 				run_s;
 	dpb_status	st;
 	int			c;
+	const sampler_entry *e;
 
 	if (r->p.mechanism == DPB_MECH_NONE && o->method != DPB_METHOD_NONPRIVATE)
 	{
@@ -320,20 +410,15 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 						run_s, MAX_RUN_S);
 		return DPB_ERANGE;
 	}
-	switch (r->model)
+	e = find_sampler(r, o);
+	if (e == NULL)
 	{
-		case DPB_MODEL_LINEAR:
-			st = dpb_gibbs_linear_run(r, o, out, err);
-			break;
-		case DPB_MODEL_LOGISTIC:
-		case DPB_MODEL_POISSON:
-			st = dpb_glm_run(r, o, out, err);
-			break;
-		default:
-			dpb_err_set(err, "posterior sampling is not implemented for this model yet",
-						"Model: %s.", dpb_model_name(r->model));
-			return DPB_ENOTSUP;
+		dpb_err_set(err, "this sampler is not available for this model",
+					"Model: %s, sampler: %s.", dpb_model_name(r->model),
+					dpb_sampler_name(o->sampler));
+		return DPB_ENOTSUP;
 	}
+	st = e->run(r, o, out, err);
 	if (st == DPB_OK && (c = dpb_draws_stuck_chain(out)) > 0)
 	{
 		dpb_draws_free(out);

@@ -32,6 +32,15 @@ typedef enum dpb_xmoments
 	DPB_XMOM_NOISY = 3			/* the release's noisy x moments (x_moments) */
 } dpb_xmoments;
 
+/* The sampler (options.sampler); DEFAULT resolves per model and method
+ * (dpb_posterior_sampler). */
+typedef enum dpb_sampler
+{
+	DPB_SAMPLER_DEFAULT = 0,
+	DPB_SAMPLER_NUTS = 1,
+	DPB_SAMPLER_GIBBS = 2
+} dpb_sampler;
+
 /* Returns nonzero when the host wants the computation to stop. */
 typedef int (*dpb_interrupt_fn) (void);
 
@@ -42,6 +51,7 @@ typedef struct dpb_infer_opts
 	int			warmup;
 	uint64_t	seed;
 	dpb_method	method;
+	dpb_sampler sampler;		/* DPB_SAMPLER_DEFAULT unless chosen */
 	int			thin;			/* keep every thin-th draw (>= 1) */
 	int			nuisance;		/* also report nuisance parameters */
 	dpb_interrupt_fn interrupt;
@@ -125,6 +135,17 @@ dpb_status	dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
  * Gibbs chain never.)  dpb_posterior_run fails with DPB_ENUMERIC then. */
 #define DPB_STUCK_MIN_DRAWS 20
 int			dpb_draws_stuck_chain(const dpb_draws *dr);
+
+/*
+ * The sampler a run of r with o uses (o->sampler resolved): linear
+ * regression, noise-aware: NUTS on the marginal likelihood
+ * (linear_model.h), or Gibbs-SS with the noisy x moments; naive and
+ * non-private linear runs draw iid from the conjugate posterior, reported
+ * as "gibbs"; GLMs: NUTS.  DPB_SAMPLER_DEFAULT when the model has no such
+ * sampler.
+ */
+dpb_sampler dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o);
+const char *dpb_sampler_name(dpb_sampler s);
 
 /* Runs the sampler for r's model and o->method; DPB_ERANGE for a model too
  * large to sample (dpb_posterior_cost). */

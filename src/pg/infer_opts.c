@@ -175,6 +175,7 @@ static const opt_key known_keys[] = {
 	{"max_depth", false, true},
 	{"nuisance", true, true},
 	{"thin", true, false},
+	{"sampler", true, true},
 	{"n_prior", true, true},
 	{NULL, false, false}
 };
@@ -328,6 +329,21 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			if (t != floor(t) || t < 1 || t > 1000)
 				bad_option(key, "An integer between 1 and 1000 is expected.");
 			o->thin = (int) t;
+		}
+		else if (strcmp(key, "sampler") == 0)
+		{
+			char	   *m;
+
+			if (val.type != jbvString)
+				bad_option(key, "\"nuts\" or \"gibbs\" is expected.");
+			m = pnstrdup(val.val.string.val, val.val.string.len);
+			if (strcmp(m, "nuts") == 0)
+				o->sampler = DPB_SAMPLER_NUTS;
+			else if (strcmp(m, "gibbs") == 0 && linear)
+				o->sampler = DPB_SAMPLER_GIBBS;
+			else
+				bad_option(key, linear ? "\"nuts\" or \"gibbs\" is expected." :
+						   "\"nuts\" is the only sampler of logistic and Poisson regression.");
 		}
 		else if (strcmp(key, "n_prior") == 0)
 		{

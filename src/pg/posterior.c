@@ -102,7 +102,7 @@ summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
 #define DPB_NOTICE_REJECTED 0.01
 
 static void
-run_warnings(const dpb_draws *dr)
+run_warnings(const dpb_draws *dr, const char *sampler)
 {
 	double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
 	double		max_rhat = -INFINITY,
@@ -134,15 +134,15 @@ run_warnings(const dpb_draws *dr)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
 				 errmsg("the posterior draws may not be reliable"),
-				 errdetail("%ld divergent transitions after warmup; %d of %d variables have R-hat > %.2f "
+				 errdetail("Sampler %s: %ld divergent transitions after warmup; %d of %d variables have R-hat > %.2f "
 						   "or a bulk or tail ESS below %.0f (%.0f per chain): max R-hat %.3f, "
 						   "min bulk ESS %.0f, min tail ESS %.0f.",
-						   dr->divergences, bad_vars, dr->nvars, DPB_WARN_RHAT, ess_min,
+						   sampler, dr->divergences, bad_vars, dr->nvars, DPB_WARN_RHAT, ess_min,
 						   DPB_WARN_ESS_PER_CHAIN, max_rhat, min_bulk, min_tail),
 				 dr->divergences > 0 ?
 				 errhint("Raise options.target_accept (e.g. 0.95); if the R-hat or ESS warning remains, "
 						 "raise warmup and draws, and read the summary's rhat, ess_bulk and ess_tail.") :
-				 errhint("Raise warmup and draws (for linear regression also options.thin, e.g. 10) "
+				 errhint("Raise warmup and draws (with the gibbs sampler also options.thin, e.g. 10) "
 						 "until every rhat <= %.2f and ess_bulk, ess_tail >= %.0f per chain.",
 						 DPB_WARN_RHAT, DPB_WARN_ESS_PER_CHAIN)));
 	if (dr->proposals > 0 && dr->rejected > DPB_NOTICE_REJECTED * (double) dr->proposals)
@@ -154,7 +154,7 @@ run_warnings(const dpb_draws *dr)
 
 /* Errors and warnings after a sampler run (the core has freed its memory). */
 static void
-sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
+sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler)
 {
 	if (st == DPB_EINTR)
 		CHECK_FOR_INTERRUPTS();
@@ -174,7 +174,7 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 		dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
 	PG_TRY();
 	{
-		run_warnings(dr);
+		run_warnings(dr, sampler);
 	}
 	PG_CATCH();
 	{
@@ -219,7 +219,8 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 		o->method = DPB_METHOD_NONPRIVATE;
 	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(6), r, o);
 	sampler_seed(fcinfo, 4, o);
-	sampler_finish(dpb_posterior_run(r, o, dr, &err), &err, dr);
+	sampler_finish(dpb_posterior_run(r, o, dr, &err), &err, dr,
+				   dpb_sampler_name(dpb_posterior_sampler(r, o)));
 }
 
 /* Rows (chain, iteration, draw, variable, value); frees the draws. */
@@ -423,7 +424,7 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	}
 	sampler_seed(fcinfo, 7, &o);
 	st = dpb_glm_exact_run(&meta, Z, Yc, N, &o, dr, &err);
-	sampler_finish(st, &err, dr);
+	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)));
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_nonprivate_posterior);

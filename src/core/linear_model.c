@@ -1,0 +1,733 @@
+/*
+ * linear_model.c — noise-aware linear regression with the statistics
+ * marginalised (see linear_model.h): the log density on the unconstrained
+ * phi, its exact gradient, the Laplace Gibbs step and the NUTS driver.
+ *
+ * Log density (scaled units):
+ *   log N(z; N m, M = N V + D)                         release likelihood
+ *   + log N(theta; theta_mean, sigma^2 diag(1/theta_precision))
+ *   + log InvGamma(sigma^2; sigma2_shape, sigma2_scale)  (NIG, as Gibbs-SS)
+ *   + log N(mu; x_mean, Sigma / x_kappa) + log InvWishart(Sigma; x_df,
+ *     x_scale)                                          ("update" moments)
+ *   + log p(N) + log p(n_hat | N)                       (N unknown)
+ *   + log |Jacobian| of phi -> (theta, sigma^2, mu, Sigma, N).
+ * Gradient of the likelihood: with alpha = M^{-1} (z - N m),
+ *   Wbar = -1/2 N (M^{-1} - alpha alpha^T), mbar = N alpha, so that
+ *   d lik = <Wbar, dV> + mbar . dm (+ (-1/2 <M^{-1} - alpha alpha^T, V> +
+ *   alpha . m) dN); then through Isserlis' formulas for m and V in the mean
+ *   mv and covariance C of v = [w, y] (dpb_linear_joint_moments), and
+ *   through C, mv in (theta, sigma^2, mu, Sigma): C_ww = Sigma (padded),
+ *   C_wy = Sigma theta, C_yy = theta' Sigma theta + sigma^2, mv_y =
+ *   theta' mv_w.  Sigma = L L^T: d/dL = 2 G L for the symmetric gradient G
+ *   in Sigma; log |d Sigma / d phi_L| = sum_i (d - i + 1) log L_ii
+ *   (0-based i, the exp of the diagonal included).
+ */
+#include "linear_model.h"
+
+#include "clip.h"
+#include "gibbs_linear.h"
+#include "linalg.h"
+#include "nuts_chains.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dpb_lin_ctx
+{
+	const dpb_release *r;
+	const dpb_infer_opts *o;
+	dpb_layout	L;
+	int			n,				/* modelled statistics */
+				p,
+				q,
+				d,
+				ic,
+				nmu,			/* mu parameters: d or 0 */
+				nchol,			/* Cholesky parameters: d(d+1)/2 or 0 */
+				dim,
+				nunk,
+				laplace;
+	int		   *ia,
+			   *ib;
+	double		N,
+				sigma2,
+				lik,
+				dlik_dN;
+	const double *z;
+	double	   *D,				/* noise variances (omega for laplace) */
+			   *bscale,			/* laplace scales */
+			   *theta,
+			   *mu,
+			   *Lc,
+			   *Sigma,
+			   *Sinv,
+			   *G,
+			   *m,
+			   *V,
+			   *M,
+			   *Wbar,
+			   *mbar,
+			   *mv,
+			   *C,
+			   *Cbar,
+			   *mvbar,
+			   *thbar,
+			   *s,
+			   *tmp;
+	gsl_rng    *rng;
+	double		gain[DPB_MAX_D],
+				center[DPB_MAX_D];
+};
+
+int
+dpb_lin_ctx_dim(const dpb_lin_ctx *c)
+{
+	return c->dim;
+}
+
+void
+dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng)
+{
+	c->rng = rng;
+}
+
+void
+dpb_lin_ctx_free(dpb_lin_ctx *c)
+{
+	if (c == NULL)
+		return;
+	free(c->D);
+	free(c->theta);
+	free(c->ia);
+	free(c);
+}
+
+/* the noise variances as released: sigma^2, or E[omega] = 2 b^2 */
+static void
+reset_noise(dpb_lin_ctx *c)
+{
+	for (int k = 0; k < c->n; k++)
+		c->D[k] = c->laplace ? 2 * c->bscale[k] * c->bscale[k] : c->bscale[k] * c->bscale[k];
+}
+
+dpb_lin_ctx *
+dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
+{
+	dpb_lin_ctx *c = calloc(1, sizeof(dpb_lin_ctx));
+	size_t		n,
+				q,
+				d,
+				total;
+	double	   *b;
+	int			k;
+
+	if (c == NULL)
+		return NULL;
+	c->r = r;
+	c->o = o;
+	dpb_release_layout(r, &c->L);
+	/* the count of an add/remove release (the last model statistic) is
+	 * dpb_n_log_density's, as in Gibbs-SS; the moment blocks are not
+	 * modelled */
+	if (c->L.add_remove)
+		c->L.nmodel--;
+	c->n = c->L.nmodel;
+	c->p = c->L.p;
+	c->q = c->p + 1;
+	c->d = r->d;
+	c->ic = c->L.intercept;
+	c->nmu = (o->xmoments == DPB_XMOM_UPDATE && c->ic) ? c->d : 0;
+	c->nchol = o->xmoments == DPB_XMOM_UPDATE ? c->d * (c->d + 1) / 2 : 0;
+	c->nunk = o->n_known ? 0 : 1;
+	c->dim = c->p + 1 + c->nmu + c->nchol + c->nunk;
+	c->laplace = r->p.mechanism == DPB_MECH_LAPLACE;
+	c->N = o->n_known ? o->n_hat : dpb_n_start(o);
+	c->z = r->stats;
+	n = c->n;
+	q = c->q;
+	d = c->d;
+	c->D = malloc(sizeof(double) * (2 * n + (size_t) r->nstats));
+	total = c->p + d + 4 * d * d + n + 3 * n * n + n + q + 2 * q * q + q + c->p + 2 * n;
+	c->theta = calloc(total, sizeof(double));
+	c->ia = malloc(sizeof(int) * 2 * n);
+	if (c->D == NULL || c->theta == NULL || c->ia == NULL)
+	{
+		dpb_lin_ctx_free(c);
+		return NULL;
+	}
+	c->ib = c->ia + n;
+	for (k = 0; k < (int) n; k++)
+		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
+	/* noise scales of every statistic (the count too), then the variances */
+	c->bscale = c->D + n;
+	dpb_release_noise_scale(r, c->bscale);
+	reset_noise(c);
+	/* carve the buffers from one block */
+	{
+		double	  **bufs[] = {&c->mu, &c->Lc, &c->Sigma, &c->Sinv, &c->G, &c->m, &c->V,
+			&c->M, &c->Wbar, &c->mbar, &c->mv, &c->C, &c->Cbar, &c->mvbar, &c->thbar,
+		&c->s, &c->tmp};
+		size_t		len[] = {d, d * d, d * d, d * d, d * d, n, n * n, n * n, n * n, n, q,
+			q * q, q * q, q, c->p, n, n};
+
+		b = c->theta + c->p;
+		for (k = 0; k < (int) (sizeof(len) / sizeof(len[0])); k++)
+		{
+			*bufs[k] = b;
+			b += len[k];
+		}
+	}
+	return c;
+}
+
+/* theta, sigma^2, mu, Lc, Sigma and N from phi; dNdu etc. for N unknown */
+static int
+unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
+	   double *dlogjac)
+{
+	const dpb_infer_opts *o = c->o;
+	int			p = c->p,
+				d = c->d,
+				i,
+				j,
+				k;
+	const double *ph = phi + p + 1;
+
+	memcpy(c->theta, phi, sizeof(double) * p);
+	c->sigma2 = exp(2 * phi[p]);
+	if (c->nmu)
+		memcpy(c->mu, ph, sizeof(double) * d);
+	else
+		memcpy(c->mu, o->x_mean, sizeof(double) * d);
+	ph += c->nmu;
+	if (c->nchol)
+	{
+		memset(c->Lc, 0, sizeof(double) * d * d);
+		for (i = 0, k = 0; i < d; i++)
+			for (j = 0; j <= i; j++, k++)
+				c->Lc[i * d + j] = i == j ? exp(ph[k]) : ph[k];
+		for (i = 0; i < d; i++)
+			for (j = 0; j <= i; j++)
+			{
+				double		t = 0;
+
+				for (k = 0; k <= j; k++)
+					t += c->Lc[i * d + k] * c->Lc[j * d + k];
+				c->Sigma[i * d + j] = c->Sigma[j * d + i] = t;
+			}
+	}
+	else
+		memcpy(c->Sigma, o->x_cov, sizeof(double) * d * d);
+	if (c->ic)
+		for (j = 0; j < d; j++)
+			c->theta[0] -= c->theta[1 + j] * c->mu[j];
+	if (c->nunk)
+		c->N = dpb_n_from_u(o, phi[c->dim - 1], dNdu, logjac, dlogjac);
+	if (!(c->sigma2 > 0) || !dpb_isfinite(c->sigma2) || !(c->N > 0))
+		return 1;
+	return 0;
+}
+
+void
+dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
+			   double *mu, double *Sigma, double *N)
+{
+	double		a,
+				b,
+				e;
+
+	unpack(c, phi, &a, &b, &e);
+	memcpy(theta, c->theta, sizeof(double) * c->p);
+	*sigma2 = c->sigma2;
+	memcpy(mu, c->mu, sizeof(double) * c->d);
+	memcpy(Sigma, c->Sigma, sizeof(double) * c->d * c->d);
+	*N = c->N;
+}
+
+/* log N(z; N m, N V + D) with Wbar, mbar (and dlik_dN); nonzero if not PD */
+static int
+likelihood(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				k,
+				l;
+	double		N = c->N,
+				quad = 0;
+	double	   *M = c->M;
+
+	for (k = 0; k < n; k++)
+	{
+		for (l = 0; l < n; l++)
+			M[k * n + l] = N * c->V[k * n + l];
+		M[k * n + k] += c->D[k];
+		c->mbar[k] = c->z[k] - N * c->m[k];
+		c->tmp[k] = c->mbar[k];
+	}
+	if (dpb_chol(M, n, NULL) != DPB_OK)
+		return 1;
+	dpb_chol_solve(M, n, c->mbar, 1);	/* alpha */
+	for (k = 0; k < n; k++)
+		quad += c->tmp[k] * c->mbar[k];
+	c->lik = -0.5 * dpb_chol_logdet(M, n) - 0.5 * quad;
+	dpb_chol_inverse(M, n, c->Wbar);
+	c->dlik_dN = 0;
+	for (k = 0; k < n; k++)
+	{
+		for (l = 0; l < n; l++)
+		{
+			double		w = c->Wbar[k * n + l] - c->mbar[k] * c->mbar[l];
+
+			c->dlik_dN -= 0.5 * w * c->V[k * n + l];
+			c->Wbar[k * n + l] = -0.5 * N * w;
+		}
+		c->dlik_dN += c->mbar[k] * c->m[k];
+	}
+	for (k = 0; k < n; k++)
+		c->mbar[k] *= N;
+	return dpb_isfinite(c->lik) ? 0 : 1;
+}
+
+/*
+ * Adjoints of Isserlis' formulas: Cbar (q x q, entries as read) and mvbar
+ * from Wbar (full, symmetric) and mbar.
+ */
+static void
+moments_vjp(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				q = c->q,
+				k,
+				l;
+	const double *C = c->C,
+			   *mv = c->mv;
+	double	   *Cb = c->Cbar,
+			   *mb = c->mvbar;
+
+	memset(Cb, 0, sizeof(double) * q * q);
+	memset(mb, 0, sizeof(double) * q);
+	for (k = 0; k < n; k++)
+	{
+		int			a = c->ia[k],
+					b = c->ib[k];
+		double		g = c->mbar[k];
+
+		Cb[a * q + b] += g;
+		mb[a] += g * mv[b];
+		mb[b] += g * mv[a];
+		for (l = 0; l < n; l++)
+		{
+			int			e = c->ia[l],
+						f = c->ib[l];
+			double		w = c->Wbar[k * n + l];
+
+			if (w == 0)
+				continue;
+			Cb[a * q + e] += w * (C[b * q + f] + mv[b] * mv[f]);
+			Cb[b * q + f] += w * (C[a * q + e] + mv[a] * mv[e]);
+			Cb[a * q + f] += w * (C[b * q + e] + mv[b] * mv[e]);
+			Cb[b * q + e] += w * (C[a * q + f] + mv[a] * mv[f]);
+			mb[a] += w * (mv[e] * C[b * q + f] + mv[f] * C[b * q + e]);
+			mb[b] += w * (mv[e] * C[a * q + f] + mv[f] * C[a * q + e]);
+			mb[e] += w * (mv[a] * C[b * q + f] + mv[b] * C[a * q + f]);
+			mb[f] += w * (mv[a] * C[b * q + e] + mv[b] * C[a * q + e]);
+		}
+	}
+}
+
+double
+dpb_lin_logp(const double *phi, double *grad, void *vctx)
+{
+	dpb_lin_ctx *c = vctx;
+	const dpb_infer_opts *o = c->o;
+	int			p = c->p,
+				q = c->q,
+				d = c->d,
+				ic = c->ic,
+				i,
+				j,
+				k;
+	double		lp = 0,
+				dNdu = 0,
+				logjac = 0,
+				dlogjac = 0,
+				dn = 0,
+				s2 = 0,
+				s2bar,
+				quadp = 0,
+				gc[DPB_MAX_D + 1],
+				Ct;
+	double	   *thbar = c->thbar,
+			   *mubar = c->tmp;	/* d <= n */
+	double		mubuf[DPB_MAX_D];
+
+	memset(grad, 0, sizeof(double) * c->dim);
+	if (unpack(c, phi, &dNdu, &logjac, &dlogjac) != 0)
+		return NAN;
+	s2 = c->sigma2;
+	if (c->nunk)
+	{
+		lp += dpb_n_log_density(o, c->N, &dn) + logjac;
+		if (!dpb_isfinite(lp))
+			return NAN;
+	}
+	/* NIG: theta | sigma^2 ~ N(theta_mean, sigma^2 / precision), sigma^2 ~
+	 * InvGamma(shape, scale); the (sigma^2)^{-p/2} as in Gibbs-SS */
+	for (j = 0; j < p; j++)
+	{
+		double		dev = c->theta[j] - o->theta_mean[j];
+
+		quadp += o->theta_precision[j] * dev * dev;
+		thbar[j] = -o->theta_precision[j] * dev / s2;
+	}
+	lp += -(0.5 * p + o->sigma2_shape + 1) * log(s2) - (o->sigma2_scale + 0.5 * quadp) / s2;
+	s2bar = -(0.5 * p + o->sigma2_shape + 1) / s2 + (o->sigma2_scale + 0.5 * quadp) / (s2 * s2);
+
+	/* the likelihood */
+	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
+	dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
+	if (likelihood(c) != 0)
+		return NAN;
+	lp += c->lik;
+	moments_vjp(c);
+	/* through C and mv: Sbar (into G, d x d of the x block), theta, s2 */
+	Ct = c->Cbar[p * q + p];
+	s2bar += Ct;
+	for (i = 0; i < p; i++)
+		gc[i] = c->Cbar[i * q + p] + c->Cbar[p * q + i];
+	/* mv_y = theta' mv_w */
+	for (i = 0; i < p; i++)
+		thbar[i] += c->mvbar[p] * c->mv[i];
+	for (i = 0; i < p; i++)
+	{
+		double		t = 0;
+
+		for (j = 0; j < p; j++)
+			t += c->C[i * q + j] * (gc[j] + 2 * Ct * c->theta[j]);
+		thbar[i] += t;
+	}
+	memset(c->G, 0, sizeof(double) * d * d);
+	for (i = 0; i < d; i++)
+	{
+		mubar[i] = c->mvbar[ic + i] + c->mvbar[p] * c->theta[ic + i];
+		for (j = 0; j < d; j++)
+		{
+			int			a = ic + i,
+						b = ic + j;
+			double		g = c->Cbar[a * q + b] + gc[a] * c->theta[b] + Ct * c->theta[a] * c->theta[b];
+
+			c->G[i * d + j] += 0.5 * g;
+			c->G[j * d + i] += 0.5 * g;
+		}
+	}
+	/* the intercept's shear: theta_0 = a - sum_j theta_j mu_j */
+	if (ic)
+		for (j = 0; j < d; j++)
+		{
+			mubar[j] -= thbar[0] * c->theta[1 + j];
+			thbar[1 + j] -= thbar[0] * c->mu[j];
+		}
+	memcpy(grad, thbar, sizeof(double) * p);
+	/* log sigma: sigma^2 = exp(2 ls), Jacobian 2 ls */
+	grad[p] = 2 * s2 * s2bar + 2;
+	lp += 2 * phi[p];
+
+	if (c->nchol)
+	{
+		/* NIW (or IW with mu fixed): -(nu + d + 1 + [mu]) / 2 log|Sigma| -
+		 * 1/2 tr(Psi' Sigma^{-1}), Psi' = Psi + kappa dev dev' */
+		const double *ph = phi + p + 1 + c->nmu;
+		double		pw = o->x_df + d + 1 + (c->nmu ? 1 : 0),
+					tr = 0;
+		double	   *Psi = c->M;	/* scratch, d x d <= n x n */
+
+		/* Sigma^{-1} (V, no longer needed, holds the factor) */
+		memcpy(c->V, c->Sigma, sizeof(double) * d * d);
+		if (dpb_chol(c->V, d, NULL) != DPB_OK)
+			return NAN;
+		dpb_chol_inverse(c->V, d, c->Sinv);
+		for (i = 0; i < d * d; i++)
+			Psi[i] = o->x_scale[i];
+		if (c->nmu)
+		{
+			for (i = 0; i < d; i++)
+				mubuf[i] = c->mu[i] - o->x_mean[i];
+			for (i = 0; i < d; i++)
+			{
+				double		t = 0;
+
+				for (j = 0; j < d; j++)
+				{
+					Psi[i * d + j] += o->x_kappa * mubuf[i] * mubuf[j];
+					t += c->Sinv[i * d + j] * mubuf[j];
+				}
+				mubar[i] -= o->x_kappa * t;
+			}
+		}
+		/* tr(Psi' Sinv) and G += 1/2 Sinv Psi' Sinv */
+		for (i = 0; i < d; i++)
+			for (j = 0; j < d; j++)
+			{
+				double		t = 0;
+
+				tr += Psi[i * d + j] * c->Sinv[j * d + i];
+				for (k = 0; k < d; k++)
+					t += Psi[i * d + k] * c->Sinv[k * d + j];
+				c->Wbar[i * d + j] = t;	/* Psi' Sinv (scratch) */
+			}
+		for (i = 0; i < d; i++)
+			for (j = 0; j < d; j++)
+			{
+				double		t = 0;
+
+				for (k = 0; k < d; k++)
+					t += c->Sinv[i * d + k] * c->Wbar[k * d + j];
+				c->G[i * d + j] += 0.5 * t;
+			}
+		lp -= 0.5 * tr;
+		/* into L: grad_L = 2 G L (lower), log-diagonal chained; log|Sigma|
+		 * = 2 sum l_i and the Jacobian sum (d - i + 1) l_i */
+		for (i = 0, k = 0; i < d; i++)
+			for (j = 0; j <= i; j++, k++)
+			{
+				double		t = 0;
+				int			l;
+
+				for (l = j; l < d; l++)
+					t += c->G[i * d + l] * c->Lc[l * d + j];
+				t *= 2;
+				if (i == j)
+				{
+					grad[p + 1 + c->nmu + k] = t * c->Lc[i * d + i] - pw + (d - i + 1);
+					lp += (-pw + (d - i + 1)) * ph[k];
+				}
+				else
+					grad[p + 1 + c->nmu + k] = t;
+			}
+		if (c->nmu)
+			memcpy(grad + p + 1, mubar, sizeof(double) * d);
+	}
+	if (c->nunk)
+		grad[c->dim - 1] = (dn + c->dlik_dN) * dNdu + dlogjac;
+	for (i = 0; i < c->dim; i++)
+		if (!dpb_isfinite(grad[i]))
+			return NAN;
+	return dpb_isfinite(lp) ? lp : NAN;
+}
+
+int
+dpb_lin_gibbs_omega(const double *phi, void *vctx)
+{
+	dpb_lin_ctx *c = vctx;
+	int			n = c->n,
+				k,
+				l;
+	double		a,
+				b,
+				e,
+				N;
+	double	   *A = c->Wbar,
+			   *M = c->M;
+
+	if (unpack(c, phi, &a, &b, &e) != 0)
+		return 1;
+	N = c->N;
+	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
+	/* s | phi, omega, z by perturb and correct (gibbs_linear.c):
+	 * s0 ~ N(N m, A = N V), s = s0 + A (A + D)^{-1} (z - s0 - e) */
+	for (k = 0; k < n * n; k++)
+		A[k] = N * c->V[k];
+	memcpy(M, A, sizeof(double) * n * n);
+	if (dpb_chol(M, n, NULL) != DPB_OK)
+		return 1;
+	for (k = 0; k < n; k++)
+		c->tmp[k] = gsl_ran_ugaussian(c->rng);
+	dpb_tri_mul(M, n, c->tmp);
+	for (k = 0; k < n; k++)
+		c->s[k] = N * c->m[k] + c->tmp[k];
+	memcpy(M, A, sizeof(double) * n * n);
+	for (k = 0; k < n; k++)
+	{
+		M[k * n + k] += c->D[k];
+		c->tmp[k] = c->z[k] - c->s[k] - sqrt(c->D[k]) * gsl_ran_ugaussian(c->rng);
+	}
+	if (dpb_chol(M, n, NULL) != DPB_OK)
+		return 1;
+	dpb_chol_solve(M, n, c->tmp, 1);
+	for (k = 0; k < n; k++)
+	{
+		double		t = 0;
+
+		for (l = 0; l < n; l++)
+			t += A[k * n + l] * c->tmp[l];
+		c->s[k] += t;
+	}
+	/* omega_k | s, z: 1 / omega_k ~ InvGauss(1 / (b |z - s|), 1 / b^2) */
+	for (k = 0; k < n; k++)
+	{
+		double		bk = c->bscale[k],
+					dev = fmax(fabs(c->z[k] - c->s[k]), 1e-300);
+
+		c->D[k] = 1.0 / dpb_ran_invgauss(c->rng, 1.0 / (bk * dev), 1.0 / (bk * bk));
+		if (!(c->D[k] > 0) || !dpb_isfinite(c->D[k]))
+			c->D[k] = 2 * bk * bk;
+	}
+	return 0;
+}
+
+void
+dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
+{
+	const dpb_infer_opts *o = c->o;
+	int			p = c->p,
+				q = c->q,
+				d = c->d,
+				ic = c->ic,
+				i,
+				j,
+				k;
+	double		bnd = dpb_coord_bound(&c->r->p, d),
+				N,
+				mom[(DPB_MAX_D + 2) * (DPB_MAX_D + 2)],
+				A[(DPB_MAX_D + 1) * (DPB_MAX_D + 1)],
+				th[DPB_MAX_D + 1],
+				s2,
+				sse;
+
+	memset(phi, 0, sizeof(double) * c->dim);
+	if (c->nunk)
+	{
+		double		N0 = dpb_n_start(o),
+					Nj = N0 + 0.1 * o->n_sd * gsl_ran_ugaussian(rng);
+
+		if (!(Nj > o->n_lo && Nj < o->n_hi))
+			Nj = N0;
+		c->N = Nj;
+		phi[c->dim - 1] = dpb_n_to_u(o, Nj);
+	}
+	N = c->N;
+	/* the released moment matrix of v = [w, y] */
+	memset(mom, 0, sizeof(mom));
+	if (ic)
+		mom[0] = N;
+	for (k = 0; k < c->n; k++)
+		mom[c->ia[k] * q + c->ib[k]] = mom[c->ib[k] * q + c->ia[k]] = c->z[k];
+	/* a ridge fit: (W'W + N 1e-3 I) theta = W'y */
+	for (i = 0; i < p; i++)
+	{
+		for (j = 0; j < p; j++)
+			A[i * p + j] = mom[i * q + j];
+		A[i * p + i] += 1e-3 * N + o->theta_precision[i];
+		th[i] = mom[i * q + p];
+	}
+	if (dpb_chol(A, p, NULL) == DPB_OK)
+		dpb_chol_solve(A, p, th, 1);
+	else
+		memset(th, 0, sizeof(th));
+	sse = mom[p * q + p];
+	for (i = 0; i < p; i++)
+	{
+		if (!dpb_isfinite(th[i]) || fabs(th[i]) > 1e3)
+			th[i] = 0;
+		sse -= th[i] * mom[i * q + p];
+	}
+	s2 = sse / N;
+	if (!(s2 > 0.01 * o->sigma2_scale) || !dpb_isfinite(s2))
+		s2 = o->sigma2_scale / (o->sigma2_shape + 1);
+	for (i = 0; i < p; i++)
+		phi[i] = th[i] + 0.01 * gsl_ran_ugaussian(rng);
+	phi[p] = 0.5 * log(s2) + 0.05 * gsl_ran_ugaussian(rng);
+	for (j = 0; j < d; j++)
+	{
+		double		mj = ic ? fmax(-bnd, fmin(bnd, mom[ic + j] / N)) : o->x_mean[j],
+					vj = mom[(ic + j) * q + ic + j] / N - mj * mj;
+
+		if (!(vj > 0.01 * bnd * bnd))
+			vj = 0.01 * bnd * bnd;
+		if (vj > 4 * bnd * bnd)
+			vj = 4 * bnd * bnd;
+		if (c->nmu)
+			phi[p + 1 + j] = mj + 0.01 * bnd * gsl_ran_ugaussian(rng);
+		if (c->nchol)
+			phi[p + 1 + c->nmu + (j * (j + 1)) / 2 + j] =
+				0.5 * log(vj) + 0.05 * gsl_ran_ugaussian(rng);
+	}
+	/* phi[0] is a = theta_0 + sum_j theta_j mu_j */
+	if (ic)
+		for (j = 0; j < d; j++)
+			phi[0] += phi[1 + j] * (c->nmu ? phi[p + 1 + j] : o->x_mean[j]);
+}
+
+/* the driver's callbacks */
+static void
+chain_start(void *vctx, gsl_rng *rng)
+{
+	dpb_lin_ctx *c = vctx;
+
+	c->rng = rng;
+	reset_noise(c);
+}
+
+static void
+init_cb(void *vctx, gsl_rng *rng, double *phi)
+{
+	dpb_lin_init(vctx, rng, phi);
+}
+
+static void
+record_cb(void *vctx, const double *phi, double *out)
+{
+	dpb_lin_ctx *c = vctx;
+	double		theta[DPB_MAX_D + 1],
+				mu[DPB_MAX_D],
+				Sigma[DPB_MAX_D * DPB_MAX_D],
+				s2,
+				sd,
+				N;
+
+	dpb_lin_unpack(c, phi, theta, &s2, mu, Sigma, &N);
+	sd = sqrt(s2);
+	dpb_record_draw(c->r, c->gain, c->center, theta, &sd, c->nunk ? &N : NULL, mu, Sigma,
+					c->o->nuisance, out);
+}
+
+dpb_status
+dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
+					dpb_err *err)
+{
+	dpb_lin_ctx *c;
+	dpb_nuts_model m;
+	dpb_status	st;
+
+	if (o->xmoments == DPB_XMOM_NOISY)
+	{
+		dpb_err_set(err, "sampler \"nuts\" does not support x_moments \"noisy\"",
+					"Use options {\"sampler\": \"gibbs\"} with the noisy moments.");
+		return DPB_ENOTSUP;
+	}
+	c = dpb_lin_ctx_new(r, o);
+	if (c == NULL || dpb_draws_alloc(out, o->chains, o->draws,
+									 dpb_nvars(r, 1, !o->n_known, o->nuisance)) != DPB_OK)
+	{
+		dpb_lin_ctx_free(c);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	dpb_feature_map(r, c->gain, c->center);
+	dpb_name_vars(r, 1, !o->n_known, o->nuisance, out->names);
+	memset(&m, 0, sizeof(m));
+	m.dim = c->dim;
+	m.logp = dpb_lin_logp;
+	m.ctx = c;
+	m.init = init_cb;
+	m.chain_start = chain_start;
+	m.record = record_cb;
+	m.gibbs = c->laplace ? dpb_lin_gibbs_omega : NULL;
+	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
+	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);
+	dpb_lin_ctx_free(c);
+	if (st != DPB_OK)
+		dpb_draws_free(out);
+	return st;
+}

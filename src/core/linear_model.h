@@ -1,0 +1,52 @@
+/*
+ * linear_model.h — noise-aware linear regression with the exact statistics
+ * marginalised: the release likelihood z ~ N(N m(phi), N V(phi) + D), with
+ * m and V the Isserlis moments of one record's statistics
+ * (dpb_linear_stat_moments), sampled by NUTS with an exact gradient.  A
+ * Laplace release is a scale mixture of Gaussians: D = diag(omega), omega_k
+ * ~ Exp(1 / (2 b_k^2)), and omega | phi, z is a Gibbs step (through the
+ * exact statistics s | phi, omega, z) between NUTS transitions.  The priors
+ * are those of Gibbs-SS (gibbs_linear.h).  See docs/posterior.md,
+ * "Linear regression: the default sampler".
+ */
+#ifndef DPB_LINEAR_MODEL_H
+#define DPB_LINEAR_MODEL_H
+
+#include "posterior.h"
+
+typedef struct dpb_lin_ctx dpb_lin_ctx;
+
+/* The model of linear release r with o's priors (o->xmoments "update" or
+ * "prior"); NULL on allocation failure. */
+dpb_lin_ctx *dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o);
+void		dpb_lin_ctx_free(dpb_lin_ctx *c);
+
+/*
+ * Unconstrained parameters phi: theta (p; with an intercept phi[0] is
+ * a = theta_0 + sum_j theta_j mu_j, as in glm_model.h), log sigma, then
+ * with "update" moments mu (d, with an intercept) and the lower triangle of
+ * Sigma's Cholesky factor row by row (the diagonal as logs), then u of an
+ * unknown N (dpb_n_from_u).
+ */
+int			dpb_lin_ctx_dim(const dpb_lin_ctx *c);
+
+/* Log posterior density of phi given the current noise variances (up to a
+ * constant) and its gradient; NaN at an invalid point. */
+double		dpb_lin_logp(const double *phi, double *grad, void *ctx);
+
+/* The Gibbs step of a Laplace release: s | phi, omega, z, then omega | s, z
+ * (needs dpb_lin_set_rng).  Nonzero on a numerical failure. */
+int			dpb_lin_gibbs_omega(const double *phi, void *ctx);
+void		dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng);
+
+/* A starting point: a ridge fit to the released statistics, jittered. */
+void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
+
+/* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
+void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,
+						   double *sigma2, double *mu, double *Sigma, double *N);
+
+dpb_status	dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o,
+								dpb_draws *out, dpb_err *err);
+
+#endif

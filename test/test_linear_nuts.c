@@ -1,0 +1,302 @@
+/*
+ * test_linear_nuts.c — the default linear sampler (linear_model.h): the
+ * gradient of the log density against central differences, concentration
+ * on the truth at large N, and agreement with long, thinned Gibbs-SS runs
+ * on the same releases (means within 4 Monte Carlo standard errors, sds
+ * within 5%), Gaussian and Laplace, N known and unknown.
+ */
+#include "unit.h"
+
+#include "diag.h"
+#include "linear_model.h"
+#include "sim.h"
+
+#include <gsl/gsl_randist.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* a linear release of N rows, d = 2: x ~ N(mu, 0.3^2-ish), y = theta'w + e */
+static int
+make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int intercept,
+			 unsigned long seed, dpb_release *r, double *truth)
+{
+	const int	d = 2;
+	double		theta[3] = {0.4, 0.8, -0.5},
+				sigma = 0.5;
+	double	   *X = malloc(sizeof(double) * N * d),
+			   *Y = malloc(sizeof(double) * N);
+	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937),
+			   *noise = gsl_rng_alloc(gsl_rng_mt19937);
+	dpb_params	p;
+	int			cl,
+				i,
+				rc;
+
+	gsl_rng_set(g, seed);
+	gsl_rng_set(noise, seed + 1);
+	dpb_params_default(&p);
+	p.epsilon = eps;
+	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-6 : 0;
+	p.mechanism = mech;
+	p.neighbours = nb;
+	p.intercept = intercept;
+	p.clip = 1;
+	p.y_bound = 3;
+	for (i = 0; i < N; i++)
+	{
+		double	   *x = X + i * d;
+
+		x[0] = 0.1 + 0.3 * gsl_ran_ugaussian(g);
+		x[1] = -0.1 + 0.2 * gsl_ran_ugaussian(g) + 0.1 * x[0];
+		Y[i] = (intercept ? theta[0] : 0) + theta[1] * x[0] + theta[2] * x[1] +
+			sigma * gsl_ran_ugaussian(g);
+	}
+	memset(r, 0, sizeof(*r));
+	rc = sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, noise, r, &cl);
+	if (truth)
+	{
+		truth[0] = theta[0];
+		truth[1] = theta[1];
+		truth[2] = theta[2];
+		truth[3] = sigma;
+	}
+	free(X);
+	free(Y);
+	gsl_rng_free(g);
+	gsl_rng_free(noise);
+	return rc;
+}
+
+static void
+check_gradient(const dpb_release *r, dpb_xmoments xm, const char *what)
+{
+	dpb_infer_opts o;
+	dpb_lin_ctx *c;
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double		phi[64],
+				g[64],
+				g1[64],
+				g2[64],
+				worst = 0;
+	int			dim,
+				i,
+				t;
+
+	dpb_infer_opts_default(&o, r);
+	o.xmoments = xm;
+	o.theta_precision[1] = 0.5;
+	o.theta_mean[2] = -0.2;
+	o.x_kappa = 2;
+	o.x_mean[0] = 0.05;
+	o.x_scale[1] = o.x_scale[2] = 0.02;
+	if (!o.n_known)
+		o.n_hi = 3 * o.n_hat;	/* the logistic u transform */
+	c = dpb_lin_ctx_new(r, &o);
+	dim = dpb_lin_ctx_dim(c);
+	gsl_rng_set(rng, 42);
+	for (t = 0; t < 3; t++)
+	{
+		double		lp;
+
+		dpb_lin_init(c, rng, phi);
+		/* away from the fit, so that every term of the gradient matters */
+		for (i = 0; i < dim; i++)
+			phi[i] += 0.05 * gsl_ran_ugaussian(rng);
+		lp = dpb_lin_logp(phi, g, c);
+		CHECK(dpb_isfinite(lp), "%s: log density finite at a start", what);
+		for (i = 0; i < dim; i++)
+		{
+			double		h = 1e-5 * fmax(1, fabs(phi[i])),
+						x0 = phi[i],
+						fp,
+						fm,
+						fd,
+						err;
+
+			phi[i] = x0 + h;
+			fp = dpb_lin_logp(phi, g1, c);
+			phi[i] = x0 - h;
+			fm = dpb_lin_logp(phi, g2, c);
+			phi[i] = x0;
+			fd = (fp - fm) / (2 * h);
+			err = fabs(fd - g[i]) / fmax(1.0, fabs(fd));
+			if (err > worst)
+				worst = err;
+			CHECK(err < 1e-5, "%s: d/dphi[%d]: analytic %.10g, central differences %.10g",
+				  what, i, g[i], fd);
+		}
+	}
+	printf("  linear nuts gradient (%s, dim %d): max relative error %.2g\n", what, dim, worst);
+	dpb_lin_ctx_free(c);
+	gsl_rng_free(rng);
+}
+
+void
+test_linear_nuts_grad(void)
+{
+	struct
+	{
+		dpb_mechanism mech;
+		dpb_neighbours nb;
+		int			intercept;
+		dpb_xmoments xm;
+		const char *what;
+	}			cases[] = {
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, "gaussian, N known"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, "gaussian, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, "laplace, N unknown"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, "no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, "fixed x moments"},
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+	{
+		dpb_release r;
+
+		if (make_release(500, 1.0, cases[k].mech, cases[k].nb, cases[k].intercept, 11 + k,
+						 &r, NULL) != 0)
+		{
+			CHECK(0, "sim_release failed");
+			continue;
+		}
+		check_gradient(&r, cases[k].xm, cases[k].what);
+		dpb_release_free_stats(&r);
+	}
+}
+
+/* summaries of the first 4 variables (theta 0..2, sigma) */
+static void
+summaries(const dpb_draws *dr, dpb_summary *s)
+{
+	int			n = dr->chains * dr->iters;
+	double	   *x = malloc(sizeof(double) * n);
+
+	for (int k = 0; k < 4; k++)
+	{
+		for (int i = 0; i < n; i++)
+			x[i] = dr->v[(size_t) i * dr->nvars + k];
+		dpb_summarize(x, dr->chains, dr->iters, &s[k]);
+	}
+	free(x);
+}
+
+static int
+run(const dpb_release *r, dpb_sampler sampler, int draws, int thin, dpb_draws *dr,
+	double *secs)
+{
+	dpb_infer_opts o;
+	dpb_err		err;
+	struct timespec t0,
+				t1;
+	dpb_status	st;
+
+	dpb_infer_opts_default(&o, r);
+	o.sampler = sampler;
+	o.draws = draws;
+	o.thin = thin;
+	o.seed = 7;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	st = dpb_posterior_run(r, &o, dr, &err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (secs)
+		*secs = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+	CHECK(st == DPB_OK, "posterior (%s): %s %s", dpb_sampler_name(sampler), err.msg, err.detail);
+	return st == DPB_OK;
+}
+
+/*
+ * The new sampler and a long, thinned Gibbs-SS run on one release: means
+ * within 4 MCSE (sd / sqrt(ESS) of each run, combined), sds within 5%.
+ */
+static void
+check_agreement(dpb_mechanism mech, dpb_neighbours nb, int N, double eps, const char *what)
+{
+	dpb_release r;
+	dpb_draws	a,
+				b;
+	dpb_summary sa[4],
+				sb[4];
+	double		ta,
+				tb;
+
+	if (make_release(N, eps, mech, nb, 1, 99, &r, NULL) != 0)
+	{
+		CHECK(0, "sim_release failed");
+		return;
+	}
+	if (run(&r, DPB_SAMPLER_NUTS, 1000, 1, &a, &ta) &&
+		run(&r, DPB_SAMPLER_GIBBS, 1000, 40, &b, &tb))
+	{
+		summaries(&a, sa);
+		summaries(&b, sb);
+		for (int k = 0; k < 4; k++)
+		{
+			double		mcse = sqrt(sa[k].sd * sa[k].sd / sa[k].ess_bulk +
+									sb[k].sd * sb[k].sd / sb[k].ess_bulk);
+
+			printf("  %s var %d: nuts mean %.5g sd %.4g (rhat %.4f, ess %.0f/%.0f, %.2f s); "
+				   "gibbs thin 40 mean %.5g sd %.4g (rhat %.4f, ess %.0f/%.0f, %.2f s)\n",
+				   what, k, sa[k].mean, sa[k].sd, sa[k].rhat, sa[k].ess_bulk, sa[k].ess_tail, ta,
+				   sb[k].mean, sb[k].sd, sb[k].rhat, sb[k].ess_bulk, sb[k].ess_tail, tb);
+			CHECK(fabs(sa[k].mean - sb[k].mean) < 4 * mcse,
+				  "%s var %d: means differ by %.3g, 4 MCSE = %.3g", what, k,
+				  sa[k].mean - sb[k].mean, 4 * mcse);
+			CHECK(fabs(sa[k].sd / sb[k].sd - 1) < 0.05, "%s var %d: sd ratio %.4f", what, k,
+				  sa[k].sd / sb[k].sd);
+			CHECK(sa[k].rhat <= 1.01 && sa[k].ess_bulk >= 400 && sa[k].ess_tail >= 400,
+				  "%s var %d: nuts rhat %.4f ess %.0f / %.0f", what, k, sa[k].rhat,
+				  sa[k].ess_bulk, sa[k].ess_tail);
+		}
+		dpb_draws_free(&a);
+		dpb_draws_free(&b);
+	}
+	dpb_release_free_stats(&r);
+}
+
+/* large N: the posterior sits on the truth (theta within 4 sd and 0.05) */
+static void
+check_concentration(dpb_mechanism mech)
+{
+	dpb_release r;
+	dpb_draws	a;
+	dpb_summary s[4];
+	double		truth[4];
+
+	if (make_release(200000, 1.0, mech, DPB_NB_ADD_REMOVE, 1, 5, &r, truth) != 0)
+	{
+		CHECK(0, "sim_release failed");
+		return;
+	}
+	if (run(&r, DPB_SAMPLER_DEFAULT, 500, 1, &a, NULL))
+	{
+		summaries(&a, s);
+		for (int k = 0; k < 4; k++)
+		{
+			printf("  N = 2e5 %s: var %d mean %.4f sd %.4f truth %.4f rhat %.4f\n",
+				   mech == DPB_MECH_LAPLACE ? "laplace" : "gaussian", k, s[k].mean, s[k].sd,
+				   truth[k], s[k].rhat);
+			CHECK(fabs(s[k].mean - truth[k]) < 4 * s[k].sd + 1e-3 && s[k].sd < 0.05,
+				  "var %d: mean %.4f sd %.4f truth %.4f", k, s[k].mean, s[k].sd, truth[k]);
+		}
+		dpb_draws_free(&a);
+	}
+	dpb_release_free_stats(&r);
+}
+
+void		openblas_set_num_threads(int n);
+int			openblas_get_num_threads(void);
+
+void
+test_linear_nuts(void)
+{
+	int			threads = openblas_get_num_threads();
+
+	openblas_set_num_threads(1);	/* as in the server */
+	check_concentration(DPB_MECH_GAUSSIAN);
+	check_concentration(DPB_MECH_LAPLACE);
+	check_agreement(DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 50000, 1.0, "gaussian N known");
+	check_agreement(DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 50000, 1.0, "gaussian N unknown");
+	check_agreement(DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 50000, 1.0, "laplace N unknown");
+	openblas_set_num_threads(threads);
+}
