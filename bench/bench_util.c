@@ -23,6 +23,13 @@ bench_now(void)
 void
 bench_release(dpb_model model, int d, long N, dpb_release *r)
 {
+	bench_release_mech(model, d, N, 1.0, DPB_MECH_GAUSSIAN, r);
+}
+
+void
+bench_release_mech(dpb_model model, int d, long N, double eps, dpb_mechanism mech,
+				   dpb_release *r)
+{
 	int			linear = model == DPB_MODEL_LINEAR;
 	dpb_params	p;
 	dpb_err		err;
@@ -35,8 +42,9 @@ bench_release(dpb_model model, int d, long N, dpb_release *r)
 	int			j;
 
 	dpb_params_default(&p);
-	p.epsilon = 1;
-	p.delta = 1e-5;
+	p.epsilon = eps;
+	p.mechanism = mech;
+	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-5 : 0;
 	if (linear)
 		p.y_bound = 4;
 	p.d = d;

@@ -24,6 +24,11 @@ double		bench_now(void);
  */
 void		bench_release(dpb_model model, int d, long N, dpb_release *r);
 
+/* The same with epsilon eps and mechanism mech (delta 1e-5 for Gaussian, 0
+ * for Laplace). */
+void		bench_release_mech(dpb_model model, int d, long N, double eps,
+							   dpb_mechanism mech, dpb_release *r);
+
 /* dpb_summarize of variable k of dr (all chains); x: chains * iters scratch */
 void		bench_summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s);
 

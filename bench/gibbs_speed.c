@@ -49,6 +49,7 @@ main(int argc, char **argv)
 
 			bench_release(DPB_MODEL_LINEAR, ds[a], Ns[b], &r);
 			dpb_infer_opts_default(&o, &r);
+			o.sampler = DPB_SAMPLER_GIBBS;
 			o.chains = 1;
 			o.warmup = 1;
 			o.draws = iters;

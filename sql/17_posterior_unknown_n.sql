@@ -38,11 +38,11 @@ ORDER BY 1, 2;
 -- the posterior of n: centred near the noisy count (its sd is about the
 -- count's noise sd, since the statistics say little more about N at this
 -- size), covering the true 3000, converged; the coefficients cover the truth
+-- (the default run: 4 chains x 1000 draws of the default sampler)
 WITH cnt AS (
   SELECT s.value AS count, s.noise_sd FROM unrel, dpbayes.release_stats(ra) s WHERE s.block = 'count'),
 post AS (
-  SELECT p.* FROM unrel, dpbayes.posterior_summary(ra, draws => 1000, chains => 2, warmup => 500,
-                                                   seed => 3, options => '{"thin": 4}') p)
+  SELECT p.* FROM unrel, dpbayes.posterior_summary(ra, seed => 3) p)
 SELECT variable,
        CASE variable WHEN 'n' THEN abs(mean - count) < 0.5 * noise_sd
                      ELSE NULL END AS near_count,

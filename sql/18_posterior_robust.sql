@@ -51,15 +51,18 @@ SELECT count(*) FROM rbwide, dpbayes.posterior(r64, draws => 10, chains => 1, wa
 SELECT count(*) FROM rbwide, dpbayes.posterior(r32, draws => 100000, chains => 4, warmup => 1000, seed => 1);
 
 -- warnings: a short run warns (R-hat, ESS); a converged one does not; the
--- linear Gibbs-SS run, thinned by 5, has not converged yet (issue 12) and
--- says so
+-- default linear sampler (NUTS, statistics marginalised) has converged with
+-- the same draws; Gibbs-SS, thinned by 5, has not yet (issue 12) and says so
 SELECT count(*) FROM rbrel, dpbayes.posterior_summary(rlog, draws => 30, chains => 2, warmup => 30, seed => 1);
 SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
 FROM rbrel, dpbayes.posterior_summary(rlog, draws => 1000, chains => 2, warmup => 500, seed => 1)
 ORDER BY variable;
 SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
+FROM rbrel, dpbayes.posterior_summary(rlin, draws => 1000, chains => 2, warmup => 500, seed => 1)
+ORDER BY variable;
+SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
 FROM rbrel, dpbayes.posterior_summary(rlin, draws => 1000, chains => 2, warmup => 500, seed => 1,
-                                      options => '{"thin": 5}')
+                                      options => '{"thin": 5, "sampler": "gibbs"}')
 ORDER BY variable;
 
 -- one draw: sd and the diagnostics are NULL, not NaN
