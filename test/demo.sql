@@ -38,8 +38,8 @@ SELECT count(*) AS statistics_released FROM pima_release, dpbayes.release_stats(
 \echo '==== Pima: noise-aware (private) vs non-private Bayesian logistic regression ===='
 \echo 'posterior 5%, 50%, 95% side by side; the non-private one uses the raw rows and is NOT private.'
 \echo 'rhat: R-hat compares the 4 chains (between-chain vs within-chain spread). Below 1.01:'
-\echo 'they agree, the sampler has converged. 1.01 to 1.05 (Boston below, sometimes): usable for a'
-\echo 'first look, raise warmup or thin for final numbers. Above 1.05: do not trust them yet.'
+\echo 'they agree, the sampler has converged. 1.01 to 1.05: usable for a first look, raise warmup'
+\echo 'and draws for final numbers (a WARNING says so). Above 1.05: do not trust them yet.'
 
 CREATE TABLE demo_intervals (dataset text, variable text, kind text,
                              q5 float8, median float8, q95 float8, rhat float8, ord int);
@@ -81,7 +81,7 @@ FROM boston,
 
 INSERT INTO demo_intervals
 SELECT 'Boston', variable, 'private', q5, median, q95, rhat, row_number() OVER ()
-FROM boston_release, dpbayes.posterior_summary(r, warmup => 2000, seed => 1, options => '{"thin": 10}');
+FROM boston_release, dpbayes.posterior_summary(r, seed => 1);
 INSERT INTO demo_intervals
 SELECT 'Boston', variable, 'non-private', q5, median, q95, rhat, row_number() OVER ()
 FROM boston_release, dpbayes.posterior_summary(exact, seed => 1, method => 'nonprivate');
