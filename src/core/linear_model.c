@@ -246,7 +246,8 @@ dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
 	*N = c->N;
 }
 
-/* log N(z; N m, N V + D) with Wbar, mbar (and dlik_dN); nonzero if not PD */
+/* log N(z; N m, N V + D) with Wbar, mbar (and dlik_dN); nonzero if not PD.
+ * Reads and writes lower triangles only (Wbar's upper triangle is unset). */
 static int
 likelihood(dpb_lin_ctx *c)
 {
@@ -259,27 +260,36 @@ likelihood(dpb_lin_ctx *c)
 
 	for (k = 0; k < n; k++)
 	{
-		for (l = 0; l < n; l++)
+		for (l = 0; l <= k; l++)
 			M[k * n + l] = N * c->V[k * n + l];
 		M[k * n + k] += c->D[k];
 		c->mbar[k] = c->z[k] - N * c->m[k];
 		c->tmp[k] = c->mbar[k];
 	}
-	if (dpb_chol(M, n, NULL) != DPB_OK)
-		return 1;
+	if (dpb_chol_nocopy(M, n) != DPB_OK)
+	{
+		/* rebuild and retry with dpb_chol's jitter */
+		for (k = 0; k < n * n; k++)
+			M[k] = N * c->V[k];
+		for (k = 0; k < n; k++)
+			M[k * n + k] += c->D[k];
+		if (dpb_chol(M, n, NULL) != DPB_OK)
+			return 1;
+	}
 	dpb_chol_solve(M, n, c->mbar, 1);	/* alpha */
 	for (k = 0; k < n; k++)
 		quad += c->tmp[k] * c->mbar[k];
 	c->lik = -0.5 * dpb_chol_logdet(M, n) - 0.5 * quad;
-	dpb_chol_inverse(M, n, c->Wbar);
+	if (dpb_chol_inverse_lower(M, n) != DPB_OK)
+		return 1;
 	c->dlik_dN = 0;
 	for (k = 0; k < n; k++)
 	{
-		for (l = 0; l < n; l++)
+		for (l = 0; l <= k; l++)
 		{
-			double		w = c->Wbar[k * n + l] - c->mbar[k] * c->mbar[l];
+			double		w = M[k * n + l] - c->mbar[k] * c->mbar[l];
 
-			c->dlik_dN -= 0.5 * w * c->V[k * n + l];
+			c->dlik_dN -= (l == k ? 0.5 : 1.0) * w * c->V[k * n + l];
 			c->Wbar[k * n + l] = -0.5 * N * w;
 		}
 		c->dlik_dN += c->mbar[k] * c->m[k];
@@ -290,8 +300,9 @@ likelihood(dpb_lin_ctx *c)
 }
 
 /*
- * Adjoints of Isserlis' formulas: Cbar (q x q, entries as read) and mvbar
- * from Wbar (full, symmetric) and mbar.
+ * Adjoints of Isserlis' formulas: Cbar (q x q, entries as read; only
+ * Cbar + Cbar^T is meaningful) and mvbar from Wbar (lower triangle of a
+ * symmetric matrix) and mbar.
  */
 static void
 moments_vjp(dpb_lin_ctx *c)
@@ -316,11 +327,13 @@ moments_vjp(dpb_lin_ctx *c)
 		Cb[a * q + b] += g;
 		mb[a] += g * mv[b];
 		mb[b] += g * mv[a];
-		for (l = 0; l < n; l++)
+		/* Wbar and V are symmetric, and the chain below reads only
+		 * Cbar + Cbar^T: the (l, k) term adds what the (k, l) one does */
+		for (l = 0; l <= k; l++)
 		{
 			int			e = c->ia[l],
 						f = c->ib[l];
-			double		w = c->Wbar[k * n + l];
+			double		w = (l == k ? 1.0 : 2.0) * c->Wbar[k * n + l];
 
 			if (w == 0)
 				continue;

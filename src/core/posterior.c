@@ -250,10 +250,10 @@ gibbs_linear_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
 	*run_s = (double) o->chains * iters * *step_s;
 }
 
-/* one gradient of the linear model (linear_model.c) measured 1.7 x 1e-10 n^3
- * s at d = 32 and 2.4 at d = 24 (more below, where the O(n^2) adjoints
+/* one gradient of the linear model (linear_model.c) measured 1.1 x 1e-10 n^3
+ * s at d = 32 and 1.6 at d = 24 (more below, where the O(n^2) adjoints
  * dominate): charged LINEAR_GRAD_UNITS units */
-#define LINEAR_GRAD_UNITS 2.0
+#define LINEAR_GRAD_UNITS 1.5
 
 static void
 nuts_linear_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
@@ -322,7 +322,7 @@ dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o)
 
 			s = o->xmoments == DPB_XMOM_NOISY ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_NUTS;
 			/* a NUTS run over the size limit falls back to Gibbs-SS, whose
-			 * iterations are cheaper (about d >= 30 at the default draws) */
+			 * iterations are cheaper (d >= 34 at the default draws) */
 			if (s == DPB_SAMPLER_NUTS && dpb_release_layout(r, &L) == DPB_OK)
 			{
 				n3 = (double) L.nmodel * L.nmodel * L.nmodel;
