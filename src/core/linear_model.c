@@ -25,6 +25,7 @@
 #include "linear_model.h"
 
 #include "clip.h"
+#include "gauss_lik.h"
 #include "gibbs_linear.h"
 #include "linalg.h"
 #include "nuts_chains.h"
@@ -246,63 +247,18 @@ dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
 	*N = c->N;
 }
 
-/* log N(z; N m, N V + D) with Wbar, mbar (and dlik_dN); nonzero if not PD.
- * Reads and writes lower triangles only (Wbar's upper triangle is unset). */
+/* log N(z; N m, N V + D) with Wbar, mbar and dlik_dN (gauss_lik.h) */
 static int
 likelihood(dpb_lin_ctx *c)
 {
-	int			n = c->n,
-				k,
-				l;
-	double		N = c->N,
-				quad = 0;
-	double	   *M = c->M;
-
-	for (k = 0; k < n; k++)
-	{
-		for (l = 0; l <= k; l++)
-			M[k * n + l] = N * c->V[k * n + l];
-		M[k * n + k] += c->D[k];
-		c->mbar[k] = c->z[k] - N * c->m[k];
-		c->tmp[k] = c->mbar[k];
-	}
-	if (dpb_chol_nocopy(M, n) != DPB_OK)
-	{
-		/* rebuild and retry with dpb_chol's jitter */
-		for (k = 0; k < n * n; k++)
-			M[k] = N * c->V[k];
-		for (k = 0; k < n; k++)
-			M[k * n + k] += c->D[k];
-		if (dpb_chol(M, n, NULL) != DPB_OK)
-			return 1;
-	}
-	dpb_chol_solve(M, n, c->mbar, 1);	/* alpha */
-	for (k = 0; k < n; k++)
-		quad += c->tmp[k] * c->mbar[k];
-	c->lik = -0.5 * dpb_chol_logdet(M, n) - 0.5 * quad;
-	if (dpb_chol_inverse_lower(M, n) != DPB_OK)
-		return 1;
-	c->dlik_dN = 0;
-	for (k = 0; k < n; k++)
-	{
-		for (l = 0; l <= k; l++)
-		{
-			double		w = M[k * n + l] - c->mbar[k] * c->mbar[l];
-
-			c->dlik_dN -= (l == k ? 0.5 : 1.0) * w * c->V[k * n + l];
-			c->Wbar[k * n + l] = -0.5 * N * w;
-		}
-		c->dlik_dN += c->mbar[k] * c->m[k];
-	}
-	for (k = 0; k < n; k++)
-		c->mbar[k] *= N;
-	return dpb_isfinite(c->lik) ? 0 : 1;
+	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, c->Wbar, c->mbar,
+								 &c->lik, &c->dlik_dN);
 }
 
 /*
  * Adjoints of Isserlis' formulas: Cbar (q x q, entries as read; only
  * Cbar + Cbar^T is meaningful) and mvbar from Wbar (lower triangle of a
- * symmetric matrix) and mbar.
+ * symmetric matrix: only its lower triangle is read) and mbar.
  */
 static void
 moments_vjp(dpb_lin_ctx *c)

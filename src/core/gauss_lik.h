@@ -1,0 +1,24 @@
+/*
+ * gauss_lik.h — the release likelihood of the marginalised models
+ * (glm_model.c, linear_model.c): log N(z; N m, M = N V + D) and its
+ * adjoints, so that d lik = <Wbar, dV> + mbar . dm (+ dlik_dN dN).
+ */
+#ifndef DPB_GAUSS_LIK_H
+#define DPB_GAUSS_LIK_H
+
+#include "dpb.h"
+
+/*
+ * n statistics; z, D (noise variances), m (n) and V (n x n, lower triangle
+ * read) given; M (n x n) is scratch and ends as the lower triangle of
+ * M^{-1}; Wbar (n x n, full, symmetric) = -1/2 N (M^{-1} - alpha alpha^T)
+ * and mbar (n) = N alpha, alpha = M^{-1} (z - N m); *dlik_dN =
+ * -1/2 <M^{-1} - alpha alpha^T, V> + alpha^T m when dlik_dN is not NULL.
+ * Returns 0, or 1 when M is not positive definite or lik not finite.
+ */
+int			dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D,
+								  const double *m, const double *V, double *M,
+								  double *Wbar, double *mbar, double *lik,
+								  double *dlik_dN);
+
+#endif
