@@ -990,6 +990,22 @@ test_curvature_init(void)
 							  metric) == DPB_OK, "run (flat)");
 	CHECK(metric[D - 1] == 1.0 && fabs(metric[0] / 1e-6 - 1.0) < 1e-6,
 		  "flat direction: metric %g, %g", metric[D - 1], metric[0]);
+	/* curvatures beyond 1e12 too (the number of records of a logistic
+	 * release at N = 1e6, epsilon = 10 has a posterior variance of ~1e-12 in
+	 * its log; when the curvature was capped at 1e12 its metric stayed at
+	 * 1, and every tree ran to the maximal depth) */
+	{
+		const double tiny[D] = {1e-8, 1e-3, 1.0, 1e3, 1e5};
+		normal_ctx	tctx = {D, tiny, NULL};
+		double		tinit[D] = {1e-8, 0.0, 0.5, 3.0, -50.0},
+					terr = 0.0;
+
+		CHECK(dpb_nuts_run_metric(D, normal_logp, &tctx, tinit, &o, rng, draws, &st[0],
+								  metric) == DPB_OK, "run (tiny)");
+		for (int k = 0; k < D; k++)
+			terr = fmax(terr, fabs(metric[k] / (tiny[k] * tiny[k]) - 1.0));
+		CHECK(terr < 1e-6, "curvature metric, sd 1e-8 .. 1e5: max relative error %g", terr);
+	}
 	gsl_rng_free(rng);
 
 	/* full runs without and with */

@@ -78,7 +78,8 @@ main(int argc, char **argv)
 				i;
 
 	gsl_set_error_handler_off();
-	bench_release(DPB_MODEL_LOGISTIC, d, N, &r);
+	bench_release_grid(DPB_MODEL_LOGISTIC, d, N, getenv("PROFILE_EPS") ? atof(getenv("PROFILE_EPS")) : 1.0,
+					   DPB_MECH_GAUSSIAN, &r);
 	dpb_infer_opts_default(&o, &r);
 	o.seed = seed;
 	c = dpb_glm_ctx_new(&r, &o);

@@ -504,7 +504,7 @@ init_stepsize(sampler *s)
  * Inverse metric from the curvature at s->cur: minv_i = 1 / (-d2 log p /
  * dq_i^2), by central differences of the (exact) gradient with step
  * h_i = 1e-5 (1 + |q_i|); entries where the curvature is not positive and
- * finite (or beyond 1e+-12) keep 1.  Uses s->z as scratch.
+ * finite (or below 1e-12, or above 1e30) keep 1.  Uses s->z as scratch.
  */
 static void
 curvature_metric(sampler *s)
@@ -529,7 +529,7 @@ curvature_metric(sampler *s)
 		if (s->z.logp == -INFINITY)
 			continue;
 		c = -(gp - gm) / (2.0 * h);
-		if (dpb_isfinite(c) && c > 1e-12 && c < 1e12)
+		if (dpb_isfinite(c) && c > 1e-12 && c < 1e30)
 			s->minv[i] = 1.0 / c;
 	}
 }
