@@ -23,14 +23,15 @@ bench_now(void)
 void
 bench_release(dpb_model model, int d, long N, dpb_release *r)
 {
-	bench_release_mech(model, d, N, 1.0, DPB_MECH_GAUSSIAN, r);
+	bench_release_grid(model, d, N, 1.0, DPB_MECH_GAUSSIAN, r);
 }
 
 void
-bench_release_mech(dpb_model model, int d, long N, double eps, dpb_mechanism mech,
-				   dpb_release *r)
+bench_release_grid(dpb_model model, int d, long N, double epsilon,
+				   dpb_mechanism mech, dpb_release *r)
 {
-	int			linear = model == DPB_MODEL_LINEAR;
+	int			linear = model == DPB_MODEL_LINEAR,
+				poisson = model == DPB_MODEL_POISSON;
 	dpb_params	p;
 	dpb_err		err;
 	dpb_rbits  *rb;
@@ -42,24 +43,28 @@ bench_release_mech(dpb_model model, int d, long N, double eps, dpb_mechanism mec
 	int			j;
 
 	dpb_params_default(&p);
-	p.epsilon = eps;
+	p.epsilon = epsilon;
 	p.mechanism = mech;
-	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-5 : 0;
+	p.delta = mech == DPB_MECH_LAPLACE ? 0 : 1e-5;
 	if (linear)
 		p.y_bound = 4;
+	if (poisson)
+		p.y_bound = 10;
 	p.d = d;
 	for (i = 0; i < N; i++)
 	{
-		double		u = linear ? 0.5 : -0.3,
+		double		u = linear ? 0.5 : poisson ? 0.3 : -0.3,
 				   *x = X + (size_t) i * d;
 
 		for (j = 0; j < d; j++)
 		{
 			x[j] = sx * gsl_ran_ugaussian(g);
-			u += (j % 2 ? -1.0 : 1.0) * (linear ? 1.0 : 2.0) * x[j];
+			u += (j % 2 ? -1.0 : 1.0) * (linear || poisson ? 1.0 : 2.0) * x[j];
 		}
 		if (linear)
 			Y[i] = u + 0.5 * gsl_ran_ugaussian(g);
+		else if (poisson)
+			Y[i] = (double) gsl_ran_poisson(g, exp(u));
 		else
 			Y[i] = gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1;
 	}

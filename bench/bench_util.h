@@ -24,9 +24,14 @@ double		bench_now(void);
  */
 void		bench_release(dpb_model model, int d, long N, dpb_release *r);
 
-/* The same with epsilon eps and mechanism mech (delta 1e-5 for Gaussian, 0
- * for Laplace). */
-void		bench_release_mech(dpb_model model, int d, long N, double eps,
+/*
+ * The same with a given epsilon and mechanism (delta 1e-5 for gaussian, 0
+ * for laplace), and Poisson regression too:
+ *   poisson   x_j ~ N(0, 0.36 / d), y ~ Poisson(e^u),
+ *             u = 0.3 + x_0 - x_1 + x_2 - ..., y_bound 10.
+ * bench_release is bench_release_grid(.., 1, DPB_MECH_GAUSSIAN, ..).
+ */
+void		bench_release_grid(dpb_model model, int d, long N, double epsilon,
 							   dpb_mechanism mech, dpb_release *r);
 
 /* dpb_summarize of variable k of dr (all chains); x: chains * iters scratch */

@@ -90,7 +90,7 @@ main(void)
 								eg,
 								rg;
 
-					bench_release_mech(DPB_MODEL_LINEAR, ds[a], Ns[b], epss[e],
+					bench_release_grid(DPB_MODEL_LINEAR, ds[a], Ns[b], epss[e],
 									   m ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, &r);
 					if (measure(&r, DPB_SAMPLER_NUTS, &tn, &en, &rn) ||
 						measure(&r, DPB_SAMPLER_GIBBS, &tg, &eg, &rg))

@@ -18,6 +18,7 @@
 #include "unit.h"
 
 #include "diag.h"
+#include "linalg.h"
 #include "nuts.h"
 #include "posterior.h"
 #include "sim.h"
@@ -390,6 +391,127 @@ test_correlated(void)
 	CHECK(fabs(m[0]) < 0.15 && fabs(m[1]) < 0.15, "means %g %g", m[0], m[1]);
 	printf("  nuts rho = 0.95: var %.3f %.3f, cov %.3f, corr %.4f, mean %.3f %.3f\n",
 		   c[0], c[2], c[1], c[1] / sqrt(c[0] * c[2]), m[0], m[1]);
+	free(draws);
+}
+
+/* N(0, Sigma) by its precision matrix P (dim x dim, full) */
+typedef struct gauss_ctx
+{
+	int			dim;
+	const double *P;
+} gauss_ctx;
+
+static double
+gauss_logp(const double *x, double *g, void *ctx)
+{
+	const gauss_ctx *c = ctx;
+	double		lp = 0.0;
+
+	dpb_symv(c->P, c->dim, x, g);
+	for (int i = 0; i < c->dim; i++)
+	{
+		lp -= 0.5 * x[i] * g[i];
+		g[i] = -g[i];
+	}
+	return lp;
+}
+
+/*
+ * The dense metric on a 6-D normal with sds from 0.01 to 100 and
+ * correlations 0.98 between neighbours: the draws have the right means,
+ * variances and correlations, the adapted metric (its diagonal) the right
+ * variances, and the trajectories are far shorter than with the diagonal
+ * metric, which cannot undo the correlations (a broken dense estimate, a
+ * momentum not drawn from N(0, M) or a position update by the diagonal
+ * fails one of these).
+ */
+static void
+test_dense(void)
+{
+	enum { D = 6, N = 1000 };
+	const double sd[D] = {0.01, 0.1, 1.0, 10.0, 100.0, 1.0};
+	double		Sig[D * D], P[D * D], metric[CHAINS * D];
+	double	   *draws = malloc(sizeof(double) * CHAINS * N * D),
+				x[CHAINS * N],
+				grads[2] = {0, 0},
+				max_z = 0.0,
+				max_verr = 0.0,
+				max_cerr = 0.0,
+				max_merr = 0.0,
+				min_ess = INFINITY;
+	gauss_ctx	ctx = {D, P};
+	dpb_nuts_opts o;
+	dpb_nuts_stats st[CHAINS];
+	long		div = 0;
+
+	for (int i = 0; i < D; i++)
+		for (int j = 0; j < D; j++)
+			Sig[i * D + j] = pow(0.98, abs(i - j)) * sd[i] * sd[j];
+	memcpy(P, Sig, sizeof(P));
+	CHECK(dpb_chol(P, D, NULL) == DPB_OK, "chol");
+	dpb_chol_inverse(P, D, P);
+	for (int dense = 0; dense < 2; dense++)
+	{
+		dpb_nuts_opts_default(&o);
+		o.dense = dense;
+		o.curvature_init = 1;
+		CHECK(run_chains(D, gauss_logp, &ctx, &o, 909, -0.01, 0.01, draws, st,
+						 metric) == DPB_OK, "run (dense %d)", dense);
+		for (int c = 0; c < CHAINS; c++)
+			grads[dense] += (double) (st[c].gradient_evals - st[c].warmup_gradient_evals) /
+				(CHAINS * N);
+	}
+	/* the dense run's draws */
+	for (int k = 0; k < D; k++)
+	{
+		dpb_summary s;
+		double		avg = 0.0;
+
+		column(draws, CHAINS, N, D, k, x);
+		dpb_summarize(x, CHAINS, N, &s);
+		max_z = fmax(max_z, fabs(s.mean) / (s.sd / sqrt(s.ess_bulk)));
+		max_verr = fmax(max_verr, fabs(s.sd * s.sd / (sd[k] * sd[k]) - 1.0));
+		min_ess = fmin(min_ess, s.ess_bulk);
+		for (int c = 0; c < CHAINS; c++)
+			avg += metric[c * D + k] / (sd[k] * sd[k]) / CHAINS;
+		max_merr = fmax(max_merr, fabs(avg - 1.0));
+		if (k > 0)
+		{
+			double		cov = 0.0, v0 = 0.0, v1 = 0.0, m0 = 0.0, m1 = 0.0;
+
+			for (int i = 0; i < CHAINS * N; i++)
+			{
+				m0 += draws[(size_t) i * D + k - 1] / (CHAINS * N);
+				m1 += draws[(size_t) i * D + k] / (CHAINS * N);
+			}
+			for (int i = 0; i < CHAINS * N; i++)
+			{
+				double		a = draws[(size_t) i * D + k - 1] - m0,
+							b = draws[(size_t) i * D + k] - m1;
+
+				cov += a * b;
+				v0 += a * a;
+				v1 += b * b;
+			}
+			max_cerr = fmax(max_cerr, fabs(cov / sqrt(v0 * v1) - 0.98));
+		}
+	}
+	for (int c = 0; c < CHAINS; c++)
+		div += st[c].divergences;
+	CHECK(max_z < 4.0, "dense: max |mean| / MCSE = %g", max_z);
+	CHECK(max_verr < 0.15, "dense: max relative variance error %g", max_verr);
+	CHECK(max_cerr < 0.005, "dense: max correlation error %g", max_cerr);
+	CHECK(max_merr < 0.25, "dense: metric diagonal, max relative error %g", max_merr);
+	CHECK(min_ess > 1000, "dense: bulk ESS %g", min_ess);
+	CHECK(div == 0, "dense: %ld divergences", div);
+	/* whitened: ~2^2 steps (as the 10-D standard normal); the diagonal
+	 * metric needs ~ 2^5 here */
+	CHECK(grads[1] < 10 && grads[0] > 3 * grads[1],
+		  "gradients / iteration: dense %g, diagonal %g", grads[1], grads[0]);
+	printf("  nuts dense metric, 6-D, corr 0.98, sd 0.01..100: max|mean|/MCSE %.2f, "
+		   "var err %.3f, corr err %.4f, metric err %.3f, ESS >= %.0f; "
+		   "gradients / iteration %.1f (diagonal %.1f)\n", max_z, max_verr,
+		   max_cerr, max_merr, min_ess, grads[1], grads[0]);
 	free(draws);
 }
 
@@ -868,6 +990,22 @@ test_curvature_init(void)
 							  metric) == DPB_OK, "run (flat)");
 	CHECK(metric[D - 1] == 1.0 && fabs(metric[0] / 1e-6 - 1.0) < 1e-6,
 		  "flat direction: metric %g, %g", metric[D - 1], metric[0]);
+	/* curvatures beyond 1e12 too (the number of records of a logistic
+	 * release at N = 1e6, epsilon = 10 has a posterior variance of ~1e-12 in
+	 * its log; when the curvature was capped at 1e12 its metric stayed at
+	 * 1, and every tree ran to the maximal depth) */
+	{
+		const double tiny[D] = {1e-8, 1e-3, 1.0, 1e3, 1e5};
+		normal_ctx	tctx = {D, tiny, NULL};
+		double		tinit[D] = {1e-8, 0.0, 0.5, 3.0, -50.0},
+					terr = 0.0;
+
+		CHECK(dpb_nuts_run_metric(D, normal_logp, &tctx, tinit, &o, rng, draws, &st[0],
+								  metric) == DPB_OK, "run (tiny)");
+		for (int k = 0; k < D; k++)
+			terr = fmax(terr, fabs(metric[k] / (tiny[k] * tiny[k]) - 1.0));
+		CHECK(terr < 1e-6, "curvature metric, sd 1e-8 .. 1e5: max relative error %g", terr);
+	}
 	gsl_rng_free(rng);
 
 	/* full runs without and with */
@@ -924,6 +1062,7 @@ test_nuts(void)
 	test_curvature_init();
 	test_short_warmup();
 	test_correlated();
+	test_dense();
 	test_invalid_region();
 	test_funnel();
 	test_interrupt();

@@ -78,11 +78,12 @@ main(int argc, char **argv)
 				i;
 
 	gsl_set_error_handler_off();
-	bench_release(DPB_MODEL_LOGISTIC, d, N, &r);
+	bench_release_grid(DPB_MODEL_LOGISTIC, d, N, getenv("PROFILE_EPS") ? atof(getenv("PROFILE_EPS")) : 1.0,
+					   DPB_MECH_GAUSSIAN, &r);
 	dpb_infer_opts_default(&o, &r);
 	o.seed = seed;
 	c = dpb_glm_ctx_new(&r, &o);
-	dim = dpb_glm_dim(d, 1);
+	dim = dpb_glm_ctx_dim(c);
 	phi = malloc(sizeof(double) * dim * 2);
 	grad = phi + dim;
 	draws = malloc(sizeof(double) * dim * o.draws);
@@ -104,6 +105,8 @@ main(int argc, char **argv)
 	no.target_accept = o.target_accept;
 	no.max_depth = o.max_depth;
 	no.curvature_init = getenv("PROFILE_UNIT_METRIC") == NULL;
+	no.dense = getenv("PROFILE_DENSE") != NULL;
+	no.init_max_depth = getenv("PROFILE_INIT_DEPTH") ? atoi(getenv("PROFILE_INIT_DEPTH")) : 0;
 	printf("| chain | wall s | step | depth | grads/iter warmup | grads/iter sampling | us/grad | "
 		   "divergences | inv metric min..max | corr cond |\n|---|---|---|---|---|---|---|---|---|---|\n");
 	for (ci = 0; ci < chains; ci++)

@@ -41,6 +41,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The tree depth limit in the initial fast buffer of the warmup (nuts.h):
+ * from the starting point, before any metric update, the first trajectories
+ * ran to depth 8-10, a quarter of all the gradients of a chain at d = 8,
+ * N = 1000.  (A dense metric and standardized slopes tau_j theta_j were
+ * measured too and not kept: docs/posterior.md.)
+ */
+#define DPB_GLM_INIT_DEPTH 5
+
 struct dpb_glm_ctx
 {
 	const dpb_release *r;
@@ -577,6 +586,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	no.target_accept = o->target_accept;
 	no.max_depth = o->max_depth;
 	no.curvature_init = 1;
+	no.init_max_depth = DPB_GLM_INIT_DEPTH;
 	no.interrupt = o->interrupt;
 	for (ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{

@@ -54,11 +54,22 @@
  *    terminal buffer of 50 iterations (step size only).  When
  *    75 + 25 + 50 > warmup: 15% / 75% / 10% of the warmup, one slow window;
  *    below 20 warmup iterations no metric adaptation (Stan's schedule).
+ *  - Dense metric (o->dense): the windows accumulate the co-moment matrix
+ *    (Welford), and the inverse metric becomes the sample covariance shrunk
+ *    towards its diagonal, (1 - lambda) S + lambda diag(S) with lambda =
+ *    dim / (n + dim), then regularised as above on the diagonal; kept only
+ *    if its Cholesky factor L exists.  Momenta are drawn as L^-T u.  Stan
+ *    has no shrinkage: with windows of 25 and 50 draws in dozens of
+ *    dimensions its estimate is singular, and the 1e-3 floor in the null
+ *    space cut the step size of the next window.
+ *  - init_max_depth: the tree depth limit of the initial fast buffer.
  *
  * Memory: one calloc'ed block holding every vector, including per-level
  * scratch for the recursion, so that a transition allocates nothing.
  */
 #include "nuts.h"
+
+#include "linalg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -101,8 +112,14 @@ typedef struct sampler
 	dpb_logp_fn f;
 	void	   *ctx;
 	gsl_rng    *rng;
-	double	   *minv;			/* inverse metric, diagonal */
+	double	   *minv;			/* inverse metric, diagonal (with dense: its
+								 * diagonal) */
 	double	   *minv0;			/* the initial one (regularisation target) */
+	int			dense;			/* dense metric: Mden, Lden, w_cov below */
+	double	   *Mden;			/* dim x dim inverse metric (full) */
+	double	   *Lden;			/* its Cholesky factor (lower) */
+	double	   *w_cov;			/* dim x dim Welford co-moment */
+	double	   *tmp;			/* dim scratch */
 	double		eps;			/* step size */
 
 	/* the current transition */
@@ -225,8 +242,14 @@ hamiltonian(const sampler *s, const point *z)
 {
 	double		k = 0.0, h;
 
-	for (int i = 0; i < s->dim; i++)
-		k += s->minv[i] * z->p[i] * z->p[i];
+	if (s->dense)
+	{
+		dpb_symv(s->Mden, s->dim, z->p, s->tmp);
+		k = dot(z->p, s->tmp, s->dim);
+	}
+	else
+		for (int i = 0; i < s->dim; i++)
+			k += s->minv[i] * z->p[i] * z->p[i];
 	h = -z->logp + 0.5 * k;
 	return h == h ? h : INFINITY;
 }
@@ -235,15 +258,26 @@ hamiltonian(const sampler *s, const point *z)
 static void
 sharp(const sampler *s, const double *p, double *out)
 {
-	for (int i = 0; i < s->dim; i++)
-		out[i] = s->minv[i] * p[i];
+	if (s->dense)
+		dpb_symv(s->Mden, s->dim, p, out);
+	else
+		for (int i = 0; i < s->dim; i++)
+			out[i] = s->minv[i] * p[i];
 }
 
+/* p ~ N(0, M): with M^-1 = L L^T, p = L^-T u, u standard normal */
 static void
 draw_momentum(sampler *s, point *z)
 {
-	for (int i = 0; i < s->dim; i++)
-		z->p[i] = gsl_ran_ugaussian(s->rng) / sqrt(s->minv[i]);
+	if (s->dense)
+	{
+		for (int i = 0; i < s->dim; i++)
+			z->p[i] = gsl_ran_ugaussian(s->rng);
+		dpb_tri_solve_t(s->Lden, s->dim, z->p);
+	}
+	else
+		for (int i = 0; i < s->dim; i++)
+			z->p[i] = gsl_ran_ugaussian(s->rng) / sqrt(s->minv[i]);
 }
 
 /* one leapfrog step of size eps (negative: backwards in time) */
@@ -254,8 +288,15 @@ leapfrog(sampler *s, point *z, double eps)
 
 	for (i = 0; i < s->dim; i++)
 		z->p[i] += 0.5 * eps * z->g[i];
-	for (i = 0; i < s->dim; i++)
-		z->q[i] += eps * s->minv[i] * z->p[i];
+	if (s->dense)
+	{
+		dpb_symv(s->Mden, s->dim, z->p, s->tmp);
+		for (i = 0; i < s->dim; i++)
+			z->q[i] += eps * s->tmp[i];
+	}
+	else
+		for (i = 0; i < s->dim; i++)
+			z->q[i] += eps * s->minv[i] * z->p[i];
 	evaluate(s, z);
 	if (z->logp > -INFINITY)
 		for (i = 0; i < s->dim; i++)
@@ -463,7 +504,7 @@ init_stepsize(sampler *s)
  * Inverse metric from the curvature at s->cur: minv_i = 1 / (-d2 log p /
  * dq_i^2), by central differences of the (exact) gradient with step
  * h_i = 1e-5 (1 + |q_i|); entries where the curvature is not positive and
- * finite (or beyond 1e+-12) keep 1.  Uses s->z as scratch.
+ * finite (or below 1e-12, or above 1e30) keep 1.  Uses s->z as scratch.
  */
 static void
 curvature_metric(sampler *s)
@@ -488,7 +529,7 @@ curvature_metric(sampler *s)
 		if (s->z.logp == -INFINITY)
 			continue;
 		c = -(gp - gm) / (2.0 * h);
-		if (dpb_isfinite(c) && c > 1e-12 && c < 1e12)
+		if (dpb_isfinite(c) && c > 1e-12 && c < 1e30)
 			s->minv[i] = 1.0 / c;
 	}
 }
@@ -564,7 +605,7 @@ windows_advance(windows *w, int counter)
 
 /* end of a slow window: inverse metric <- regularized variance */
 static void
-update_metric(sampler *s)
+update_metric_diag(sampler *s)
 {
 	double		n = (double) s->w_n;
 	int			ok = s->w_n >= 2;
@@ -578,16 +619,98 @@ update_metric(sampler *s)
 	}
 	if (ok)						/* else keep the old metric */
 		vcopy(s->minv, s->w_mean, s->dim);
+}
+
+/*
+ * The same for the dense metric: the sample covariance S of the window's n
+ * draws, shrunk towards its diagonal, S_lambda = (1 - lambda) S +
+ * lambda diag(S) with lambda = dim / (n + dim) (a window shorter than dim
+ * has a singular S; without shrinkage its null space would get the 1e-3
+ * floor as variance and the next window a needlessly small step size),
+ * then regularized as the diagonal metric.  Kept when its Cholesky factor
+ * exists.  The result overwrites w_cov.
+ */
+static void
+update_metric_dense(sampler *s)
+{
+	int			dim = s->dim;
+	double		n = (double) s->w_n,
+				lambda = (double) dim / (n + (double) dim);
+	double	   *A = s->w_cov;
+	int			ok = s->w_n >= 2;
+
+	/* O(dim^3) below: poll first (dim <= a few hundred in practice) */
+	if (s->interrupt != NULL && s->interrupt())
+	{
+		s->stop = 1;
+		return;
+	}
+
+	for (int i = 0; ok && i < dim; i++)
+	{
+		for (int j = 0; j < i; j++)
+		{
+			double		v = (1.0 - lambda) * (n / (n + 5.0)) *
+				A[(size_t) i * dim + j] / (n - 1.0);
+
+			A[(size_t) i * dim + j] = A[(size_t) j * dim + i] = v;
+		}
+		A[(size_t) i * dim + i] = (n / (n + 5.0)) * A[(size_t) i * dim + i] / (n - 1.0) +
+			1e-3 * (5.0 / (n + 5.0)) * fmin(1.0, s->minv0[i]);
+		ok = dpb_isfinite(A[(size_t) i * dim + i]) && A[(size_t) i * dim + i] > 0.0;
+	}
+	for (size_t k = 0; ok && k < (size_t) dim * dim; k++)
+		ok = dpb_isfinite(A[k]);
+	if (!ok)
+		return;
+	/* factor a copy (in the co-moment's place: w_cov is reset anyway) */
+	vcopy(s->Lden + (size_t) dim * dim, A, dim * dim);	/* scratch */
+	if (dpb_chol(s->Lden + (size_t) dim * dim, dim, NULL) != DPB_OK)
+		return;					/* keep the old metric */
+	vcopy(s->Mden, A, dim * dim);
+	vcopy(s->Lden, s->Lden + (size_t) dim * dim, dim * dim);
+	for (int i = 0; i < dim; i++)
+		s->minv[i] = s->Mden[(size_t) i * dim + i];
+}
+
+static void
+update_metric(sampler *s)
+{
+	if (s->dense)
+		update_metric_dense(s);
+	else
+		update_metric_diag(s);
 	s->w_n = 0;
 	memset(s->w_mean, 0, sizeof(double) * (size_t) s->dim);
 	memset(s->w_m2, 0, sizeof(double) * (size_t) s->dim);
+	if (s->dense)
+		memset(s->w_cov, 0, sizeof(double) * (size_t) s->dim * (size_t) s->dim);
 }
 
 static void
 welford_add(sampler *s, const double *q)
 {
+	int			dim = s->dim;
+
 	s->w_n++;
-	for (int i = 0; i < s->dim; i++)
+	if (s->dense)
+	{
+		/* co-moment += (q - mean_old)(q - mean_new)^T, lower triangle */
+		for (int i = 0; i < dim; i++)
+			s->tmp[i] = q[i] - s->w_mean[i];
+		for (int i = 0; i < dim; i++)
+			s->w_mean[i] += s->tmp[i] / (double) s->w_n;
+		for (int i = 0; i < dim; i++)
+		{
+			double		di = q[i] - s->w_mean[i];
+			double	   *row = s->w_cov + (size_t) i * dim;
+
+			for (int j = 0; j <= i; j++)
+				row[j] += di * s->tmp[j];
+		}
+		return;
+	}
+	for (int i = 0; i < dim; i++)
 	{
 		double		d = q[i] - s->w_mean[i];
 
@@ -606,6 +729,8 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->target_accept = 0.8;
 	o->max_depth = 10;
 	o->curvature_init = 0;
+	o->dense = 0;
+	o->init_max_depth = 0;
 	o->interrupt = NULL;
 	o->gibbs = NULL;
 }
@@ -677,11 +802,22 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	block = calloc((size_t) dim * (15 + 12 + 4 + 10 * (size_t) o->max_depth),
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
-	if (block == NULL || s->lv == NULL)
+	s->dense = o->dense != 0;
+	if (s->dense)
+		/* Mden, Lden and its scratch, w_cov, tmp */
+		s->Mden = calloc((size_t) dim * (4 * (size_t) dim + 1), sizeof(double));
+	if (block == NULL || s->lv == NULL || (s->dense && s->Mden == NULL))
 	{
 		free(block);
 		free(s->lv);
+		free(s->Mden);
 		return DPB_ENOMEM;
+	}
+	if (s->dense)
+	{
+		s->Lden = s->Mden + (size_t) dim * dim;
+		s->w_cov = s->Lden + 2 * (size_t) dim * dim;
+		s->tmp = s->w_cov + (size_t) dim * dim;
 	}
 	cur = block;
 	{
@@ -720,6 +856,12 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	if (o->curvature_init)
 		curvature_metric(s);
 	vcopy(s->minv0, s->minv, dim);
+	if (s->dense)
+		for (int i = 0; i < dim; i++)
+		{
+			s->Mden[(size_t) i * dim + i] = s->minv[i];
+			s->Lden[(size_t) i * dim + i] = sqrt(s->minv[i]);
+		}
 	s->eps = 1.0;
 	if ((st = init_stepsize(s)) != DPB_OK)
 		goto done;
@@ -739,6 +881,9 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		}
 		if (it == o->warmup)
 			warm_grads = s->grad_evals;
+		/* the initial fast buffer: at most init_max_depth */
+		s->max_depth = o->init_max_depth > 0 && o->init_max_depth < o->max_depth &&
+			it < win.init ? o->init_max_depth : o->max_depth;
 		transition(s, &accept, &depth);
 		if (o->gibbs != NULL)
 		{
@@ -803,5 +948,6 @@ done:
 		vcopy(inv_metric, s->minv, dim);
 	free(block);
 	free(s->lv);
+	free(s->Mden);
 	return st;
 }

@@ -4,7 +4,8 @@
  * Multinomial NUTS (Hoffman & Gelman 2014; Betancourt 2017, "A conceptual
  * introduction to Hamiltonian Monte Carlo") with the generalized no-U-turn
  * criterion, checked across merged subtrees as in Stan >= 2.21, and biased
- * progressive sampling at the top level.  Euclidean metric, diagonal.
+ * progressive sampling at the top level.  Euclidean metric, diagonal or
+ * (dense) full.
  *
  * Warmup as in Stan: the initial step-size heuristic, dual averaging of the
  * step size towards an average acceptance statistic target_accept, and a
@@ -19,7 +20,13 @@
  * metric update) run at a step size fit for the narrowest direction and
  * trajectories of up to 2^max_depth steps.  The metric adaptation then
  * regularises towards 1e-3 min(1, this initial metric) rather than 1e-3 I.
- * See nuts.c for the details.
+ * With dense, the slow windows estimate the full covariance (shrunk towards
+ * its diagonal by dim / (n + dim) for a window of n draws, then regularised
+ * as the diagonal one), as Stan's dense_e adaptation; the metric starts
+ * diagonal.  Each leapfrog step then costs O(dim^2) more.  Optionally
+ * (init_max_depth) the trees of the initial fast buffer are limited to a
+ * smaller depth: far from the typical set, before any metric update, they
+ * otherwise run to max_depth.  See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
 #define DPB_NUTS_H
@@ -47,6 +54,10 @@ typedef struct dpb_nuts_opts
 	int			curvature_init; /* nonzero: the inverse metric starts as the
 								 * inverse curvature at init (see above),
 								 * else as the identity */
+	int			dense;			/* nonzero: a dense metric (see above) */
+	int			init_max_depth; /* > 0: the tree depth limit during the
+								 * initial fast buffer (see above), else
+								 * max_depth */
 	dpb_interrupt_fn interrupt; /* polled before every density evaluation, may be NULL */
 	/* Optional Gibbs step after every transition (warmup included), may be
 	 * NULL: it may change the target's conditioning state held in f's ctx
