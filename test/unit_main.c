@@ -45,6 +45,7 @@ const char *unit_current = "";
 	X(ldp_laplace) \
 	X(ldp_scalar_gauss) \
 	X(ldp_ss) \
+	X(ldp_input) \
 	X(ldp_cli) \
 	X(ldp_models)
 
