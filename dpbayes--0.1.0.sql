@@ -743,13 +743,13 @@ CREATE AGGREGATE dpbayes.ldp_collect(report double precision[], protocol jsonb) 
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpbayes.ldp_collect(double precision[], jsonb) IS
-  'collects local-DP reports (scalar_laplace, oue) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report is checked against the protocol';
+  'collects local-DP reports (scalar_laplace, oue, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report is checked against the protocol';
 
 CREATE FUNCTION dpbayes.ldp_posterior(collected bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.ldp_posterior(bytea, jsonb) IS
-  'noise-aware posterior draws on collected local-DP reports: model gaussian or exponential (scalar_laplace), histogram (oue); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, prior keys';
+  'noise-aware posterior draws on collected local-DP reports: model gaussian or exponential (scalar_laplace), histogram (oue), linear (linear_input), logistic (logistic_input); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, prior keys';
 
 CREATE FUNCTION dpbayes.ldp_posterior_summary(collected bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (variable text, mean double precision, median double precision, sd double precision,

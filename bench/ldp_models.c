@@ -101,7 +101,9 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 	names = calloc(nv, DPB_VAR_NAME_LEN);
 	dpb_ldpm_names(&dt0, names);
 	ranks = calloc((size_t) reps * nv, sizeof(double));
-	gsl_rng_set(r, 1000 + (unsigned long) (eps * 100) + 17 * m);
+	/* LDP_SBC_SEED: an independent set of replications */
+	gsl_rng_set(r, 1000 + (unsigned long) (eps * 100) + 17 * m +
+				(getenv("LDP_SBC_SEED") ? 100000UL * strtoul(getenv("LDP_SBC_SEED"), NULL, 10) : 0));
 	for (int rep = 0; rep < reps; rep++)
 	{
 		ldp_sim		s;
@@ -226,7 +228,9 @@ speed(dpb_ldpm_model m, long N, double eps)
 				t0,
 				t1,
 				te;
-	dpb_ldpm_run_opts o = {1, 500, 500, 1, 0.8, 10, NULL};
+	/* LDP_SPEED_ITERS: warmup and draws (default 500 each) */
+	int			it = getenv("LDP_SPEED_ITERS") ? atoi(getenv("LDP_SPEED_ITERS")) : 500;
+	dpb_ldpm_run_opts o = {1, it, it, 1, 0.8, 10, NULL};
 	dpb_draws	dr;
 	dpb_err		err;
 	int			dim,
@@ -259,6 +263,15 @@ speed(dpb_ldpm_model m, long N, double eps)
 	for (int i = 0; i < ne; i++)
 		dpb_ldpm_logp(phi, g, &ctx);
 	te = (now() - t0) / ne;
+	if (it == 0)
+	{
+		printf("| %s | %ld | %g | %ld | %.3g ms | - | - |\n", dpb_ldpm_model_name(m), N, eps,
+			   m <= DPB_LDPM_EXPONENTIAL ? s.dt.n_in : (m == DPB_LDPM_HISTOGRAM ? s.dt.npat : N),
+			   1e3 * te);
+		ldp_sim_free(&s);
+		gsl_rng_free(r);
+		return 0;
+	}
 	t0 = now();
 	if (dpb_ldpm_run(&s.dt, &pr, &o, &dr, &err) != DPB_OK)
 	{

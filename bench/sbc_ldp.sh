@@ -6,19 +6,22 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPS=${SBC_REPS:-200}
+# chain length: LDP_SBC_WARMUP warmup iterations, 100 x LDP_SBC_THIN draws
+export LDP_SBC_WARMUP=${LDP_SBC_WARMUP:-500}
+export LDP_SBC_THIN=${LDP_SBC_THIN:-4}
 FIG3_REPS=${FIG3_REPS:-50}
-cc -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -Itest $(pkg-config --cflags openblas) -o bench/ldp_models \
+cc -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -Itest $(pkg-config --cflags openblas) -o bench/ldp_sbc \
 	bench/ldp_models.c bench/bench_util.c test/ldp_sim.c $(ls src/core/*.c src/core/*/*.c) -lgsl -lopenblas -lcrypto -lm
 out=${SBC_OUT:-bench/results/sbc_ldp.md}
 {
 	echo "# Simulation-based calibration of the local-DP posteriors"
 	echo
-	echo "Command: \`SBC_REPS=$REPS FIG3_REPS=$FIG3_REPS bash bench/sbc_ldp.sh\` ($(date -u +%Y-%m-%d)); one process under"
+	echo "Command: \`SBC_REPS=$REPS FIG3_REPS=$FIG3_REPS LDP_SBC_WARMUP=$LDP_SBC_WARMUP LDP_SBC_THIN=$LDP_SBC_THIN bash bench/sbc_ldp.sh\` ($(date -u +%Y-%m-%d)); one process under"
 	echo "\`nice\` on the shared test machine ($(nproc) cores, several workers; load average at start"
 	echo "$(cut -d' ' -f1 /proc/loadavg)), so the times are indicative only."
 	echo
 	echo "Per replication: parameters drawn from the model's default prior (docs/ldp.md), N reports"
-	echo "simulated from the model, one NUTS chain (200 warmup, 200 draws thinned to L = 100); the rank"
+	echo "simulated from the model, one NUTS chain ($LDP_SBC_WARMUP warmup, $((100 * LDP_SBC_THIN)) draws thinned to L = 100); the rank"
 	echo "of the true value among the 100 draws (0..100, jittered to a continuous uniform) for every"
 	echo "reported variable; KS p-value of the ranks against uniform.  Settings: gaussian x clipped to"
 	echo "[-5, 5], exponential to [0, 5], Laplace scale (b - a)/eps; histogram K = 3, OUE; linear d = 1,"
@@ -28,11 +31,11 @@ out=${SBC_OUT:-bench/results/sbc_ldp.md}
 	echo "| model | eps | N | reps | KS p per variable | min p | failed runs | divergences | time |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for eps in 0.5 2; do
-		nice ./bench/ldp_models sbc gaussian $eps "$REPS" 1000
-		nice ./bench/ldp_models sbc exponential $eps "$REPS" 1000
-		nice ./bench/ldp_models sbc histogram $eps "$REPS" 1000
-		nice ./bench/ldp_models sbc linear $eps "$REPS" 1000
-		nice ./bench/ldp_models sbc logistic $eps "$REPS" 300
+		nice ./bench/ldp_sbc sbc gaussian $eps "$REPS" 1000
+		nice ./bench/ldp_sbc sbc exponential $eps "$REPS" 1000
+		nice ./bench/ldp_sbc sbc histogram $eps "$REPS" 1000
+		nice ./bench/ldp_sbc sbc linear $eps "$REPS" 1000
+		nice ./bench/ldp_sbc sbc logistic $eps "$REPS" 300
 	done
 	echo
 	echo "## The paper's Fig. 3 setting: K = 3, theta = (0.7, 0.2, 0.1), eps = 0.5"
@@ -45,6 +48,6 @@ out=${SBC_OUT:-bench/results/sbc_ldp.md}
 	echo "| N | reps | RMSE posterior mean | RMSE projected OUE | RMSE raw OUE | gain | wins |"
 	echo "|---|---|---|---|---|---|---|"
 	for n in 50 100 200 500 1000; do
-		nice ./bench/ldp_models fig3 $n "$FIG3_REPS"
+		nice ./bench/ldp_sbc fig3 $n "$FIG3_REPS"
 	done
 } | tee "$out"

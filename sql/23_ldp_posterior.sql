@@ -62,6 +62,49 @@ SELECT abs((SELECT sum(e) FROM unnest(dpbayes.ldp_oue_estimate(c)) e) - 1) < 1e-
        array_length(dpbayes.ldp_oue_estimate(c, false), 1) AS k
 FROM oue_c;
 
+-- linear regression on perturbed inputs (linear_input, eps 16, R = 3,
+-- R_y = 8: noise sd 3.075 on x (grid 2^-19), 8.201 on y (grid 2^-17)):
+-- x ~ N(0.5, 0.8^2), y = 1 + 2 x + N(0, 0.5^2); the collection keeps N,
+-- sum w and sum w w' only
+CREATE TEMP TABLE lin_c AS
+SELECT dpbayes.ldp_collect(ARRAY[round((x + 3.0752918618232568 * g3) * 524288) / 524288.0,
+                                 round((1 + 2 * x + 0.5 * g2 + 8.200778298194562 * g4) * 131072) / 131072.0]::float8[],
+                           '{"mechanism":"linear_input","epsilon":16,"delta":1e-5,"d":1,"clip":3,"y_bound":8}') AS c
+FROM (SELECT greatest(-3, least(3, 0.5 + 0.8 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()))) AS x,
+             sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g2,
+             sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g3,
+             sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g4
+      FROM generate_series(1, 20000)) s;
+SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info, length(c) < 400 AS compact FROM lin_c;
+SELECT variable, abs(mean - CASE variable WHEN 'theta[intercept]' THEN 1 WHEN 'theta[x1]' THEN 2 WHEN 'sigma' THEN 0.5
+                                          WHEN 'mu_x[x1]' THEN 0.5 ELSE 0.8 END) < 4 * sd AS covers,
+       rhat < 1.05 AS converged
+FROM lin_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 500, "draws": 500}')
+ORDER BY variable;
+
+-- logistic regression, randomized-response labels (logistic_input, eps 16,
+-- half to the label: keep 0.99966; x noise sd 3.826 on the grid 2^-19):
+-- x ~ N(0.3, 1), P(y = 1) = sigmoid(-0.5 + 1.5 x)
+CREATE TEMP TABLE logit_c AS
+SELECT dpbayes.ldp_collect(ARRAY[round((x + 3.825906613294247 * g) * 524288) / 524288.0,
+                                 CASE WHEN random() < 0.9996646498695336 THEN y ELSE 1 - y END]::float8[],
+                           '{"mechanism":"logistic_input","epsilon":16,"delta":1e-5,"d":1,"clip":3}') AS c
+FROM (SELECT x, g, CASE WHEN random() < 1 / (1 + exp(0.5 - 1.5 * x)) THEN 1 ELSE 0 END AS y
+      FROM (SELECT greatest(-3, least(3, 0.3 + sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()))) AS x,
+                   sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g
+            FROM generate_series(1, 2000)) s) t;
+SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info FROM logit_c;
+SET client_min_messages = error;  -- a short run: its convergence WARNING is not shown
+SELECT variable, abs(mean - CASE variable WHEN 'theta[intercept]' THEN -0.5 WHEN 'theta[x1]' THEN 1.5
+                                          WHEN 'mu_x[x1]' THEN 0.3 ELSE 1 END) < 4 * sd AS covers,
+       rhat < 1.05 AS converged
+FROM logit_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 250, "draws": 250}')
+ORDER BY variable;
+SET client_min_messages = warning;
+SELECT dpbayes.ldp_collect(z, '{"mechanism":"logistic_input","epsilon":16,"delta":1e-5,"d":1,"clip":3}')
+FROM (VALUES (ARRAY[0.5, 0.5]::float8[])) v(z);
+SELECT * FROM logit_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "linear"}');
+
 -- a parallel collection (combine, serialize, deserialize) holds the same counts
 CREATE TEMP TABLE oue_par AS SELECT * FROM oue_reports;
 ANALYZE oue_par;

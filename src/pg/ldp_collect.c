@@ -17,6 +17,8 @@
  *   scalar_laplace: int64 n_low, n_high, n_in, n_in float8
  *   oue:            int32 K, int64 npat, npat x (ceil(K/64) uint64 words,
  *                   int64 count), patterns strictly increasing
+ *   *_input:        int32 d, k = d + 1 sums of w, k x k sums of w w'; for
+ *                   logistic_input then the N reports (k float8 each)
  */
 #include "ldp_collect.h"
 
@@ -69,13 +71,18 @@ state_protocol(ldpc_state *st, const char *json)
 		s = dpb_ldp_calibrate(&st->p, &st->c, &err);
 	if (s != DPB_OK)
 		dpb_pg_raise(s, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_OUE)
+	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_OUE &&
+		!dpb_ldp_is_input(st->p.mech))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_collect does not support the %s mechanism",
 						dpb_ldp_mech_name(st->p.mech)),
-				 errhint("Collect scalar_laplace or oue reports; reports of the summed statistics "
-						 "(ss_*) are summed into a release instead.")));
+				 errhint("Collect scalar_laplace, oue, linear_input or logistic_input reports; reports "
+						 "of the summed statistics (ss_*) are summed into a release instead.")));
+	if (dpb_ldp_is_input(st->p.mech) && st->p.d > DPB_LDPM_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("the perturbed-input models support at most %d features", DPB_LDPM_MAX_D)));
 	dpb_buf_init(&out);
 	if (dpb_ldp_protocol_to_json(&st->p, &out) != DPB_OK || out.oom)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
@@ -89,10 +96,17 @@ state_protocol(ldpc_state *st, const char *json)
 		st->a = ldexp((double) st->c.vlo, st->c.grid_exp);
 		st->b = ldexp((double) st->c.vhi, st->c.grid_exp);
 	}
-	else
+	else if (st->p.mech == DPB_LDP_OUE)
 	{
 		st->K = st->p.categories;
 		st->W = (st->K + 63) / 64;
+	}
+	else
+	{
+		st->d = st->p.d;
+		st->k = st->d + 1;
+		st->sw = palloc0(sizeof(double) * st->k);
+		st->sww = palloc0(sizeof(double) * st->k * st->k);
 	}
 }
 
@@ -207,6 +221,28 @@ add_scalar(ldpc_state *st, double z)
 	}
 }
 
+/* the sums of w and w w' */
+static void
+add_sums(ldpc_state *st, const double *v)
+{
+	for (int a = 0; a < st->k; a++)
+	{
+		st->sw[a] += v[a];
+		for (int b = 0; b < st->k; b++)
+			st->sww[a * st->k + b] += v[a] * v[b];
+	}
+}
+
+static void
+add_rows(ldpc_state *st, const double *v, int64 rows)
+{
+	if (rows <= 0)
+		return;
+	grow((void **) &st->rep, &st->rcap, st->nr + rows, sizeof(double) * st->k);
+	memcpy(st->rep + st->nr * st->k, v, sizeof(double) * st->k * rows);
+	st->nr += rows;
+}
+
 PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans);
 Datum
 dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
@@ -230,8 +266,11 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 				 errmsg("the protocol must not be null")));
 	if (PG_ARGISNULL(1))
 		bad_report("A report is null.");
-	old = MemoryContextSwitchTo(aggctx);
+	/* the arguments are detoasted in the per-row context; only the state
+	 * lives in the aggregate's */
 	jb = PG_GETARG_JSONB_P(2);
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	old = MemoryContextSwitchTo(aggctx);
 	if (st == NULL || st->raw_len != VARSIZE(jb) || memcmp(st->raw, jb, st->raw_len) != 0)
 	{
 		ldpc_state *ns = palloc0(sizeof(ldpc_state));
@@ -252,7 +291,6 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 		memcpy(st->raw, jb, VARSIZE(jb));
 		st->raw_len = VARSIZE(jb);
 	}
-	arr = PG_GETARG_ARRAYTYPE_P(1);
 	if (ARR_ELEMTYPE(arr) != FLOAT8OID || ARR_NDIM(arr) > 1 || array_contains_nulls(arr))
 		bad_report("A report must be a one-dimensional float8 array without nulls.");
 	n = ARR_NDIM(arr) == 0 ? 0 : ARR_DIMS(arr)[0];
@@ -267,6 +305,12 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 				   "A report value is not on the protocol's grid.");
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		add_scalar(st, v[0]);
+	else if (dpb_ldp_is_input(st->p.mech))
+	{
+		add_sums(st, v);
+		if (st->p.mech == DPB_LDP_LOGISTIC_INPUT)
+			add_rows(st, v, 1);
+	}
 	else
 	{
 		uint64		w[(DPB_LDP_MAX_CATEGORIES + 63) / 64];
@@ -315,6 +359,20 @@ serialize(ldpc_state *st)
 			CHECK_FOR_INTERRUPTS();
 			appendBinaryStringInfo(&b, (char *) (st->z + i),
 								   sizeof(double) * Min(65536, st->nz - i));
+		}
+	}
+	else if (dpb_ldp_is_input(st->p.mech))
+	{
+		int32		d = st->d;
+
+		appendBinaryStringInfo(&b, (char *) &d, 4);
+		appendBinaryStringInfo(&b, (char *) st->sw, sizeof(double) * st->k);
+		appendBinaryStringInfo(&b, (char *) st->sww, sizeof(double) * st->k * st->k);
+		for (i = 0; i < st->nr; i += 8192)
+		{
+			CHECK_FOR_INTERRUPTS();
+			appendBinaryStringInfo(&b, (char *) (st->rep + i * st->k),
+								   sizeof(double) * st->k * Min(8192, st->nr - i));
 		}
 	}
 	else
@@ -393,6 +451,38 @@ dpb_pg_ldpc_parse(bytea *by)
 		for (i = 0; i < st->nz; i++)
 			if (!(st->z[i] >= st->a && st->z[i] <= st->b))
 				bad_collection("An in-range report lies outside the clipping interval.");
+	}
+	else if (dpb_ldp_is_input(st->p.mech))
+	{
+		int32		dd;
+		int			k = st->k;
+
+		memcpy(&dd, take(d, len, &pos, 4), 4);
+		if (dd != st->d)
+			bad_collection("The number of features does not match the protocol.");
+		memcpy(st->sw, take(d, len, &pos, sizeof(double) * k), sizeof(double) * k);
+		memcpy(st->sww, take(d, len, &pos, sizeof(double) * k * k), sizeof(double) * k * k);
+		for (i = 0; i < k * k; i++)
+			if (!isfinite(st->sww[i]) || (i < k && !isfinite(st->sw[i])))
+				bad_collection("A sum is not finite.");
+		if (st->p.mech == DPB_LDP_LOGISTIC_INPUT)
+		{
+			if (st->n > (int64) ((len - pos) / (sizeof(double) * k)))
+				bad_collection("The reports are truncated.");
+			st->nr = st->rcap = st->n;
+			st->rep = MemoryContextAllocHuge(CurrentMemoryContext,
+											 sizeof(double) * k * (st->n > 0 ? st->n : 1));
+			memcpy(st->rep, take(d, len, &pos, sizeof(double) * k * st->n),
+				   sizeof(double) * k * st->n);
+			for (i = 0; i < st->n; i++)
+			{
+				for (int j = 0; j < k - 1; j++)
+					if (!isfinite(st->rep[i * k + j]))
+						bad_collection("A report is not finite.");
+				if (st->rep[i * k + k - 1] != 0 && st->rep[i * k + k - 1] != 1)
+					bad_collection("A label is neither 0 nor 1.");
+			}
+		}
 	}
 	else
 	{
@@ -500,6 +590,14 @@ dpbayes_ldp_collect_combine(PG_FUNCTION_ARGS)
 		if (b->nz > 0)
 			memcpy(a->z + a->nz, b->z, sizeof(double) * b->nz);
 		a->nz += b->nz;
+	}
+	else if (dpb_ldp_is_input(a->p.mech))
+	{
+		for (i = 0; i < a->k; i++)
+			a->sw[i] += b->sw[i];
+		for (i = 0; i < a->k * a->k; i++)
+			a->sww[i] += b->sww[i];
+		add_rows(a, b->rep, b->nr);
 	}
 	else
 		for (i = 0; i < b->np; i++)

@@ -19,6 +19,8 @@
  *                   interval) and the in-range reports z
  *   oue             the distinct report patterns (K bits packed in W 64-bit
  *                   words) and their counts
+ *   linear_input    the sums of w = (z_x, z_y) and of w w' (O(1) in N)
+ *   logistic_input  the same sums and every report (z_x, z_y)
  */
 typedef struct ldpc_state
 {
@@ -45,6 +47,14 @@ typedef struct ldpc_state
 				pcap;
 	uint64	   *pw;
 	int64	   *pc;
+	/* *_input: d features, k = d + 1 values per report */
+	int			d,
+				k;
+	double	   *sw,				/* k */
+			   *sww;			/* k x k */
+	int64		nr,
+				rcap;
+	double	   *rep;			/* logistic_input: nr x k */
 } ldpc_state;
 
 /* Parses a collection (the bytea of ldp_collect); errors are raised. */

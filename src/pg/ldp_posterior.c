@@ -6,7 +6,8 @@
  * OUE point estimate (the baseline of the paper's Fig. 3).
  *
  * Options (all optional): model ("gaussian", the default, or "exponential"
- * for scalar_laplace reports; "histogram" for OUE), draws, chains, warmup,
+ * for scalar_laplace reports; "histogram" for OUE; "linear" for
+ * linear_input, "logistic" for logistic_input), draws, chains, warmup,
  * seed, target_accept, max_depth, and the prior's keys (docs/ldp.md).
  */
 #include "ldp_collect.h"
@@ -70,6 +71,56 @@ build_data(ldpc_state *st, const char *model, dpb_ldpm_data *dt)
 		dt->n_high = (double) st->n_high;
 		dt->n_in = st->nz;
 		dt->z = st->z;
+	}
+	else if (dpb_ldp_is_input(st->p.mech))
+	{
+		int			lin = st->p.mech == DPB_LDP_LINEAR_INPUT,
+					d = st->d,
+					k = st->k;
+		const char *name = lin ? "linear" : "logistic";
+
+		if (model[0] != '\0' && strcmp(model, name) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"model\""),
+					 errdetail("Reports of %s fit the model \"%s\".", dpb_ldp_mech_name(st->p.mech), name)));
+		dt->model = lin ? DPB_LDPM_LINEAR : DPB_LDPM_LOGISTIC;
+		dt->d = d;
+		for (int j = 0; j < d; j++)
+			dt->sd_x[j] = st->c.in_sd[0];
+		if (lin)
+		{
+			dt->sd_y = st->c.in_sd[1];
+			dt->sw = st->sw;
+			dt->sww = st->sww;
+		}
+		else
+		{
+			/* the x block of the sums; the reports split into z_x and z_y */
+			double	   *sw = palloc(sizeof(double) * d),
+					   *sww = palloc(sizeof(double) * d * d),
+					   *zx = MemoryContextAllocHuge(CurrentMemoryContext,
+													sizeof(double) * d * (st->nr > 0 ? st->nr : 1)),
+					   *zy = MemoryContextAllocHuge(CurrentMemoryContext,
+													sizeof(double) * (st->nr > 0 ? st->nr : 1));
+
+			for (int a = 0; a < d; a++)
+			{
+				sw[a] = st->sw[a];
+				for (int b = 0; b < d; b++)
+					sww[a * d + b] = st->sww[a * k + b];
+			}
+			for (int64 i = 0; i < st->nr; i++)
+			{
+				memcpy(zx + i * d, st->rep + i * k, sizeof(double) * d);
+				zy[i] = st->rep[i * k + d];
+			}
+			dt->sw = sw;
+			dt->sww = sww;
+			dt->zx = zx;
+			dt->zy = zy;
+			dt->rr_keep = st->c.p_keep;
+		}
 	}
 	else
 	{
@@ -291,6 +342,8 @@ dpbayes_ldp_collection_info(PG_FUNCTION_ARGS)
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		appendStringInfo(&b, ", \"below\": " INT64_FORMAT ", \"above\": " INT64_FORMAT
 						 ", \"in_range\": " INT64_FORMAT, st->n_low, st->n_high, st->nz);
+	else if (dpb_ldp_is_input(st->p.mech))
+		appendStringInfo(&b, ", \"features\": %d", st->d);
 	else
 		appendStringInfo(&b, ", \"patterns\": " INT64_FORMAT, st->np);
 	appendStringInfoChar(&b, '}');
