@@ -717,3 +717,56 @@ END $$;
 COMMENT ON FUNCTION dpbayes.governance_setup(regrole, regrole) IS
   'run once by the installing superuser (and again after a restore): hands the ledger and the SECURITY DEFINER routines to the owner role and grants the analyst role the governed path only';
 REVOKE ALL ON FUNCTION dpbayes.governance_setup(regrole, regrole) FROM PUBLIC;
+
+-- LDP: collected reports and posteriors
+-- (docs/ldp.md, "Collected reports and posteriors").  The reports are
+-- already private (each was randomized by its data subject), so the
+-- collection and everything computed from it may be stored and shared.
+CREATE FUNCTION dpbayes._ldp_collect_trans(internal, double precision[], jsonb)
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_trans' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_collect_final(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_final' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_collect_combine(internal, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_combine' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_collect_serialize(internal) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_serialize' LANGUAGE C STRICT PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_collect_deserialize(bytea, internal) RETURNS internal
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.ldp_collect(report double precision[], protocol jsonb) (
+    SFUNC = dpbayes._ldp_collect_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._ldp_collect_final,
+    FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = dpbayes._ldp_collect_combine,
+    SERIALFUNC = dpbayes._ldp_collect_serialize,
+    DESERIALFUNC = dpbayes._ldp_collect_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.ldp_collect(double precision[], jsonb) IS
+  'collects local-DP reports (scalar_laplace, oue, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report is checked against the protocol';
+
+CREATE FUNCTION dpbayes.ldp_posterior(collected bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior(bytea, jsonb) IS
+  'noise-aware posterior draws on collected local-DP reports: model gaussian or exponential (scalar_laplace), histogram (oue), linear (linear_input), logistic (logistic_input); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, prior keys';
+
+CREATE FUNCTION dpbayes.ldp_posterior_summary(collected bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (variable text, mean double precision, median double precision, sd double precision,
+               mad double precision, q5 double precision, q95 double precision, rhat double precision,
+               ess_bulk double precision, ess_tail double precision, prob_positive double precision,
+               divergences bigint)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_summary' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior_summary(bytea, jsonb) IS
+  'summary of dpbayes.ldp_posterior per variable (the columns of dpbayes.posterior_summary)';
+
+CREATE FUNCTION dpbayes.ldp_oue_estimate(collected bytea, simplex boolean DEFAULT true)
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_oue_estimate' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_oue_estimate(bytea, boolean) IS
+  'the OUE frequency estimate (column means debiased), optionally projected onto the probability simplex (L2)';
+
+CREATE FUNCTION dpbayes.ldp_collection_info(collected bytea) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_collection_info' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_collection_info(bytea) IS
+  'the protocol and the report counts of a collection (all already private)';

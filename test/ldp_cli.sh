@@ -82,6 +82,19 @@ printf '0.5\n100\n' | "$CLI" randomize --protocol "$T/sg.json" >"$T/g.csv" 2>"$T
 expect 0 "scalar gaussian calibration" -- "$CLI" calibration --protocol "$T/sg.json"
 grep -q '"sigma2":' "$T/out" && ok || bad "scalar gaussian calibration output"
 
+# input perturbation: layout x1..xd,y; logistic labels stay 0/1
+echo '{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"y_bound":3}' >"$T/li.json"
+echo '{"mechanism":"logistic_input","epsilon":2,"delta":1e-6,"d":3}' >"$T/gi.json"
+printf '0.3,-0.4,1.5\n3,4,-7\n' | "$CLI" randomize --protocol "$T/li.json" >"$T/li.csv" 2>"$T/err" && ok || bad "linear_input"
+[ "$(head -1 "$T/li.csv")" = "protocol_id,x1,x2,y" ] && ok || bad "linear_input header: $(head -1 "$T/li.csv")"
+[ "$(awk -F, 'NR > 1 && NF == 4' "$T/li.csv" | wc -l)" -eq 2 ] && ok || bad "linear_input width"
+printf '0.3,0.2,0.1,1\n5,5,5,0\n0,0,0,-1\n' | "$CLI" randomize --protocol "$T/gi.json" >"$T/gi.csv" 2>"$T/err" && ok || bad "logistic_input"
+[ "$(awk -F, 'NR > 1 && NF == 5 && ($5 == 0 || $5 == 1)' "$T/gi.csv" | wc -l)" -eq 3 ] && ok || bad "logistic_input labels"
+expect 0 "logistic_input calibration" -- "$CLI" calibration --protocol "$T/gi.json"
+grep -q '"epsilon_label":1,' "$T/out" && ok || bad "logistic_input budget split: $(cat "$T/out")"
+printf '0.3,0.2,0.1,0.5\n' >"$T/gbad.csv"
+expect 1 "logistic_input label 0.5" -- "$CLI" randomize --protocol "$T/gi.json" --input "$T/gbad.csv"
+
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
 expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"

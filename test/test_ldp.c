@@ -94,6 +94,8 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2}",
 		"{\"mechanism\":\"ss_logistic\",\"epsilon\":0.5,\"delta\":1e-6,\"d\":3,\"lower\":[0,0,0],\"upper\":[1,2,3]}",
 		"{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":1,\"y_bound\":10,\"noise_weights\":[1,2]}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":2,\"delta\":1e-6,\"d\":3,\"clip\":2,\"label_share\":0.25}",
 	};
 	static const char *invalid[] = {
 		"",
@@ -122,6 +124,13 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"version\":2}",
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"lower\":0,\"upper\":1}",	/* delta */
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1,\"lower\":0,\"upper\":1}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2}",	/* y_bound */
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1,\"y_noise_ratio\":0}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1,\"label_share\":0.5}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"label_share\":1}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"d\":2}",	/* delta */
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":0}",
 	};
 	dpb_ldp_protocol p,
 				q;
@@ -636,4 +645,198 @@ test_ldp_cli(void)
 	int			rc = system("bash test/ldp_cli.sh");
 
 	CHECK(rc == 0, "test/ldp_cli.sh failed (status %d)", rc);
+}
+
+/*
+ * Input perturbation (linear_input, logistic_input): the canonical form
+ * with its defaults written out; the calibration (rho used <= rho* and
+ * close to it, the composition eps_label + eps_features <= eps, the
+ * sensitivity against brute force over record pairs); KS of the
+ * standardised noise of every entry around the grid value of the clipped
+ * record (accepted) and with a 1.2x sd (rejected); the RR label frequency;
+ * every report on its grids; invalid records refused.
+ */
+static void
+input_case(const char *json, const double *rec, const double *clipped, int reps,
+		   uint64_t seed, const char *canon)
+{
+	dpb_ldp_protocol p;
+	dpb_ldp_calib *c = malloc(sizeof(*c));
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(seed);
+	dpb_err		err;
+	double		z[DPB_MAX_D + 1],
+			   *u,
+			   *w,
+				D,
+				rho_star,
+				bmax = 0;
+	int			i,
+				j,
+				d,
+				lin,
+				n = 0,
+				offgrid = 0,
+				fails = 0,
+				kept = 0;
+
+	if (!parse_ok(json, &p) || dpb_ldp_calibrate(&p, c, &err) != DPB_OK)
+	{
+		CHECK(0, "protocol %s", json);
+		free(c);
+		dpb_rbits_free(rb);
+		return;
+	}
+	{
+		char	   *cf = canonical(&p, 0);
+
+		CHECK(strcmp(cf, canon) == 0, "canonical form: %s", cf);
+		free(cf);
+	}
+	d = p.d;
+	lin = p.mech == DPB_LDP_LINEAR_INPUT;
+	CHECK(c->report_len == d + 1 && dpb_ldp_input_len(&p) == d + 1, "report width");
+	dpb_zcdp_rho(c->eps_features, p.delta, &rho_star, &err);
+	CHECK(c->rho_used <= rho_star && c->rho_used > rho_star * (1 - 1e-4),
+		  "%s: rho used %.10g <= rho* %.10g", dpb_ldp_mech_name(p.mech), c->rho_used, rho_star);
+	CHECK(fabs(c->in_sd[0] / (c->in_sens / sqrt(2 * rho_star)) - 1) < 1e-4,
+		  "noise sd of x %.8g = sensitivity / sqrt(2 rho*)", c->in_sd[0]);
+	if (lin)
+		CHECK(fabs(c->in_sd[1] / c->in_sd[0] / p.y_noise_ratio - 1) < 1e-5,
+			  "sd_y / sd_x = y_noise_ratio");
+	else
+		CHECK(c->eps_label + c->eps_features <= p.epsilon &&
+			  fabs(c->eps_label - p.label_share * p.epsilon) < 1e-15,
+			  "budget split: %.17g + %.17g <= %g", c->eps_label, c->eps_features, p.epsilon);
+	/* sensitivity: brute force over pairs of records on the boundary of
+	 * the clipping region, v = (x, y / ratio) */
+	for (i = 0; i < 20000; i++)
+	{
+		double		a[DPB_MAX_D + 1],
+					b[DPB_MAX_D + 1],
+					na = 0,
+					nb = 0,
+					dist = 0;
+		uint64_t	r;
+
+		for (j = 0; j < d; j++)
+		{
+			dpb_uniform_u64(rb, 2000001, &r);
+			a[j] = ((double) r - 1e6) / 1e6;
+			dpb_uniform_u64(rb, 2000001, &r);
+			b[j] = ((double) r - 1e6) / 1e6;
+			na += a[j] * a[j];
+			nb += b[j] * b[j];
+		}
+		if (i % 2 == 0)			/* half the pairs antipodal */
+			for (j = 0; j < d; j++)
+				b[j] = -a[j], nb = na;
+		for (j = 0; j < d; j++)
+		{
+			a[j] *= p.clip / sqrt(na);
+			b[j] *= p.clip / sqrt(nb);
+			dist += (a[j] - b[j]) * (a[j] - b[j]);
+		}
+		if (lin)
+			dist += pow(2 * p.y_bound / p.y_noise_ratio, 2);
+		bmax = fmax(bmax, sqrt(dist));
+	}
+	CHECK(bmax <= c->in_sens * (1 + 1e-12) && bmax > c->in_sens * (1 - 1e-9),
+		  "sensitivity %.10g vs brute force %.10g", c->in_sens, bmax);
+
+	u = malloc(sizeof(double) * (d + 1) * reps);
+	w = malloc(sizeof(double) * (d + 1) * reps);
+	for (i = 0; i < reps; i++)
+	{
+		if (dpb_ldp_randomize(&p, c, rec, rb, z, &err) != DPB_OK)
+			fails++;
+		offgrid += !dpb_ldp_report_on_grid(&p, c, z);
+		for (j = 0; j < d + lin; j++)
+		{
+			int			k = j < d ? 0 : 1;
+			double		g = ldexp(1.0, c->in_gexp[k]),
+						centre = nearbyint(clipped[j] / g) * g;
+
+			u[n] = gsl_cdf_ugaussian_P((z[j] - centre) / c->in_sd[k]);
+			w[n++] = gsl_cdf_ugaussian_P((z[j] - centre) / (1.2 * c->in_sd[k]));
+		}
+		if (!lin)
+			kept += z[d] == clipped[d];
+	}
+	CHECK(fails == 0 && offgrid == 0, "%s: %d failures, %d reports off the grid",
+		  dpb_ldp_mech_name(p.mech), fails, offgrid);
+	D = dpb_ks_uniform_stat(u, n);
+	CHECK(dpb_ks_pvalue(D, n) > P_MIN, "%s: KS D %.4f p %.3g", dpb_ldp_mech_name(p.mech),
+		  D, dpb_ks_pvalue(D, n));
+	D = dpb_ks_uniform_stat(w, n);
+	CHECK(dpb_ks_pvalue(D, n) < P_MIN, "%s: control 1.2x sd rejected (D %.4f)",
+		  dpb_ldp_mech_name(p.mech), D);
+	if (!lin)
+	{
+		/* label kept w.p. e^(c eps) / (1 + e^(c eps)): binomial z-score, and
+		 * the control (the full epsilon) is rejected */
+		double		pk = 1 / (1 + exp(-p.label_share * p.epsilon)),
+					pf = 1 / (1 + exp(-p.epsilon)),
+					zs = (kept - reps * pk) / sqrt(reps * pk * (1 - pk)),
+					zf = (kept - reps * pf) / sqrt(reps * pf * (1 - pf));
+
+		CHECK(fabs(zs) < 5, "label kept %d of %d (p %.4f): z %.2f", kept, reps, pk, zs);
+		CHECK(fabs(zf) > 5, "control: the full-epsilon keep rate is rejected (z %.2f)", zf);
+	}
+	z[0] += ldexp(1.0, c->in_gexp[0] - 1);
+	CHECK(!dpb_ldp_report_on_grid(&p, c, z), "a value moved off the grid is detected");
+	free(u);
+	free(w);
+	free(c);
+	dpb_rbits_free(rb);
+}
+
+void		test_ldp_input(void);
+void
+test_ldp_input(void)
+{
+	/* in range, and a record outside the ball (clipped along its ray, y
+	 * clipped to y_bound) */
+	double		lin_in[3] = {0.3, -0.4, 1.5},
+				lin_far[3] = {3, 4, -7},
+				lin_far_c[3] = {0.6, 0.8, -3},
+				logi[4] = {0.2, -0.5, 1.0, 1},
+				logi_far[4] = {0, 0, 8, -1},
+				logi_far_c[4] = {0, 0, 2, 0},
+				z[8],
+				bad[4];
+	const char *lj = "{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}";
+	const char *lc = "{\"format\":\"dpbayes-ldp-protocol\",\"version\":1,\"mechanism\":\"linear_input\","
+		"\"epsilon\":1,\"delta\":1e-06,\"d\":2,\"clip\":1,\"y_bound\":3,\"y_noise_ratio\":3}";
+	const char *gj = "{\"mechanism\":\"logistic_input\",\"epsilon\":2,\"delta\":1e-6,\"d\":3,\"clip\":2}";
+	const char *gc = "{\"format\":\"dpbayes-ldp-protocol\",\"version\":1,\"mechanism\":\"logistic_input\","
+		"\"epsilon\":2,\"delta\":1e-06,\"d\":3,\"clip\":2,\"label_share\":0.5}";
+	dpb_ldp_protocol p;
+	dpb_ldp_calib *c = malloc(sizeof(*c));
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(61);
+	dpb_err		err;
+
+	input_case(lj, lin_in, lin_in, 4000, 51, lc);
+	input_case(lj, lin_far, lin_far_c, 4000, 52, lc);
+	input_case(gj, logi, logi, 6000, 53, gc);
+	input_case(gj, logi_far, logi_far_c, 6000, 54, gc);
+
+	parse_ok(gj, &p);
+	dpb_ldp_calibrate(&p, c, &err);
+	memcpy(bad, logi, sizeof(logi));
+	bad[3] = 0.5;
+	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "logistic_input y = 0.5 refused");
+	bad[3] = -1;
+	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_OK, "logistic_input y = -1 read as 0");
+	bad[1] = NAN;
+	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "NaN feature refused");
+	z[3] = 0.5;
+	CHECK(!dpb_ldp_report_on_grid(&p, c, z), "a label other than 0/1 is detected");
+	parse_ok(lj, &p);
+	dpb_ldp_calibrate(&p, c, &err);
+	bad[0] = 0;
+	bad[1] = 0;
+	bad[2] = INFINITY;
+	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "infinite response refused");
+	free(c);
+	dpb_rbits_free(rb);
 }

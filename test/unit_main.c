@@ -48,7 +48,9 @@ const char *unit_current = "";
 	X(ldp_laplace) \
 	X(ldp_scalar_gauss) \
 	X(ldp_ss) \
-	X(ldp_cli)
+	X(ldp_input) \
+	X(ldp_cli) \
+	X(ldp_models)
 
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)

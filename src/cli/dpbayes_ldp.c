@@ -40,7 +40,7 @@ usage(FILE *f)
 			"       %s selftest    [--draws N]\n"
 			"Records: one per line, comma-separated numbers (an optional header line);\n"
 			"rr: x in {0,1}; oue: category 1..K; scalar_laplace, scalar_gaussian: x;\n"
-			"ss_*: x1..xd,y.\n",
+			"ss_*, linear_input: x1..xd,y; logistic_input: x1..xd,y with y in {0,1}.\n",
 			prog, prog, prog, prog);
 }
 

@@ -7,6 +7,7 @@
  * GLM's mu_scale and tau_scale are on the scaled model.
  */
 #include "dpbayes_pg.h"
+#include "ldp_collect.h"
 
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -369,4 +370,17 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			o->nuisance = val.val.boolean ? 1 : 0;
 		}
 	}
+}
+
+/* Shared with the options of the local-DP posteriors (ldp_posterior.c). */
+void
+dpb_pg_bad_option(const char *key, const char *what)
+{
+	bad_option(key, what);
+}
+
+double
+dpb_pg_option_number(JsonbValue *v, const char *key)
+{
+	return jnum(v, key);
 }

@@ -8,6 +8,7 @@
  * memory, CHECK_FOR_INTERRUPTS() raises the cancel error.
  */
 #include "dpbayes_pg.h"
+#include "ldp_collect.h"
 
 #include "compat.h"
 
@@ -449,4 +450,29 @@ dpbayes_nonprivate_posterior_summary(PG_FUNCTION_ARGS)
 	run_nonprivate(fcinfo, &dr);
 	emit_summary((ReturnSetInfo *) fcinfo->resultinfo, &dr);
 	return (Datum) 0;
+}
+
+/* Shared with the local-DP posteriors (ldp_posterior.c, ldp_collect.h). */
+int
+dpb_pg_interrupt(void)
+{
+	return pg_interrupt();
+}
+
+void
+dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
+{
+	sampler_finish(st, err, dr);
+}
+
+void
+dpb_pg_emit_draws(ReturnSetInfo *rsinfo, dpb_draws *dr)
+{
+	emit_draws(rsinfo, dr);
+}
+
+void
+dpb_pg_emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
+{
+	emit_summary(rsinfo, dr);
 }

@@ -43,10 +43,18 @@ typedef enum dpb_ldp_mech
 	DPB_LDP_SS_LINEAR = 4,		/* Gaussian on t(x, y), linear regression */
 	DPB_LDP_SS_LOGISTIC = 5,	/* ... logistic regression */
 	DPB_LDP_SS_POISSON = 6,		/* ... Poisson regression */
-	DPB_LDP_SCALAR_GAUSSIAN = 7 /* Gaussian on a scalar clipped to [a, b] */
+	DPB_LDP_SCALAR_GAUSSIAN = 7,	/* Gaussian on a scalar clipped to [a, b] */
+	DPB_LDP_LINEAR_INPUT = 8,	/* Gaussian on the record (x, y), linear
+								 * regression with perturbed inputs (R7) */
+	DPB_LDP_LOGISTIC_INPUT = 9	/* Gaussian on x, randomized response on
+								 * the label y in {0, 1} (R8) */
 } dpb_ldp_mech;
 
-#define DPB_LDP_MECH_MAX DPB_LDP_SCALAR_GAUSSIAN
+#define DPB_LDP_MECH_MAX DPB_LDP_LOGISTIC_INPUT
+
+/* Range of the public ratio sigma_y / sigma_x of linear_input. */
+#define DPB_LDP_RATIO_MIN 1e-6
+#define DPB_LDP_RATIO_MAX 1e6
 
 typedef struct dpb_ldp_protocol
 {
@@ -55,7 +63,14 @@ typedef struct dpb_ldp_protocol
 	/* scalar_laplace, scalar_gaussian */
 	double		lower;
 	double		upper;
-	double		delta;			/* scalar_gaussian (ss_*: p.delta) */
+	double		delta;			/* scalar_gaussian, *_input (ss_*: p.delta) */
+	/* linear_input, logistic_input */
+	double		clip;			/* R: x is clipped to the L2 ball of radius R */
+	double		y_bound;		/* linear_input: y clipped to [-R_y, R_y] */
+	double		y_noise_ratio;	/* linear_input: sigma_y / sigma_x (NaN: the
+								 * default R_y / R) */
+	double		label_share;	/* logistic_input: the label's share c of
+								 * epsilon (default 0.5) */
 	/* oue */
 	int			categories;
 	/* ss_*: the privacy parameters of a one-record, replace-one Gaussian
@@ -87,6 +102,19 @@ typedef struct dpb_ldp_calib
 	 * the largest rho whose zCDP implies (epsilon, delta)-DP */
 	uint64_t	gauss_sigma2;
 	double		rho_used;
+	/* linear_input, logistic_input: entry j of x (and linear y) is
+	 * 2^in_gexp[.] (round(v_j / 2^in_gexp[.]) + Y_j), Y_j discrete Gaussian
+	 * of integer variance in_sigma2[.]; [0] features, [1] the response
+	 * (linear_input only).  in_sd = 2^in_gexp sqrt(in_sigma2), the noise
+	 * sd; rho_used as above (the Gaussian part only).  logistic_input:
+	 * the label is randomized response at eps_label = eps_num /
+	 * 2^eps_log2den (p_keep), the features get eps_features and delta. */
+	int			in_gexp[2];
+	uint64_t	in_sigma2[2];
+	double		in_sd[2];
+	double		in_sens;		/* L2 sensitivity of (x, y / ratio) or x */
+	double		eps_label;
+	double		eps_features;
 	/* ss_*: the calibrated one-record release (stats NULL) */
 	dpb_release rel;
 	dpb_layout	L;
@@ -130,7 +158,8 @@ dpb_status	dpb_ldp_calib_to_json(const dpb_ldp_protocol *p,
 void		dpb_ldp_report_label(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 								 int k, char *buf, size_t buflen);
 
-/* Number of input values per record: 1 (rr, oue, scalar_*) or d + 1 (ss). */
+/* Number of input values per record: 1 (rr, oue, scalar_*) or d + 1 (ss_*,
+ * *_input). */
 int			dpb_ldp_input_len(const dpb_ldp_protocol *p);
 
 /*
@@ -142,6 +171,9 @@ int			dpb_ldp_input_len(const dpb_ldp_protocol *p);
  *   ss_*             x_1 .. x_d, y (finite; clipped by the protocol's
  *                    bounds; logistic y in {-1, +1}, 0 read as -1;
  *                    Poisson y >= 0)
+ *   linear_input     x_1 .. x_d, y (finite; x clipped to the L2 ball of
+ *                    radius clip, y to [-y_bound, y_bound])
+ *   logistic_input   x_1 .. x_d, y (y in {0, 1}, -1 read as 0)
  * out[] receives report_len values, every one on its public grid (0/1 for
  * rr and oue).  DPB_EDATA for an invalid record (nothing drawn),
  * DPB_ERNG when the bit source failed.
@@ -150,12 +182,28 @@ dpb_status	dpb_ldp_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 							  const double *in, dpb_rbits *rb, double *out,
 							  dpb_err *err);
 
+/* eps = num / 2^k exactly (a double is a dyadic rational). */
+void		dpb_ldp_eps_dyadic(double eps, dpb_u128 *num, int *k);
+
 /* Exact Bernoulli(1 / (1 + e^eps)) for eps = num / 2^log2den. */
 dpb_status	dpb_ldp_flip(dpb_rbits *rb, dpb_u128 num, int log2den, int *out);
 
 /* A bit source reading getrandom(2) (the only source a client may use for
  * real reports).  NULL when out of memory. */
 dpb_rbits  *dpb_ldp_rbits_os(void);
+
+/* Calibration and randomizer of linear_input / logistic_input
+ * (ldp_input.c; called by dpb_ldp_calibrate / dpb_ldp_randomize). */
+dpb_status	dpb_ldp_input_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c,
+									dpb_err *err);
+dpb_status	dpb_ldp_input_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
+									const double *in, dpb_rbits *rb, double *out,
+									dpb_err *err);
+int			dpb_ldp_input_on_grid(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
+								  const double *out);
+
+/* 1 for linear_input and logistic_input. */
+int			dpb_ldp_is_input(dpb_ldp_mech m);
 
 /* 1 when every value of the report lies on its grid. */
 int			dpb_ldp_report_on_grid(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,

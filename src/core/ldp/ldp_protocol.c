@@ -257,7 +257,7 @@ find_key(jreader *r, const char *key, int *used)
 
 static const char *const mech_names[] = {
 	NULL, "rr", "oue", "scalar_laplace", "ss_linear", "ss_logistic", "ss_poisson",
-	"scalar_gaussian"
+	"scalar_gaussian", "linear_input", "logistic_input"
 };
 
 static int
@@ -370,7 +370,7 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 	if (p->mech == 0)
 	{
 		dpb_err_set(err, "invalid protocol",
-					"The mechanism must be one of rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson.");
+					"The mechanism must be one of rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson, linear_input, logistic_input.");
 		goto done;
 	}
 	if ((st = get_num(r, "epsilon", used, 1, &p->epsilon, err)) != DPB_OK)
@@ -387,6 +387,23 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 	if (p->mech == DPB_LDP_SCALAR_GAUSSIAN &&
 		(st = get_num(r, "delta", used, 1, &p->delta, err)) != DPB_OK)
 		goto done;
+	if (dpb_ldp_is_input(p->mech))
+	{
+		p->clip = 1;
+		p->y_noise_ratio = NAN;
+		p->label_share = 0.5;
+		if ((st = get_int(r, "d", used, 1, DPB_MAX_D, &p->d, err)) != DPB_OK ||
+			(st = get_num(r, "delta", used, 1, &p->delta, err)) != DPB_OK ||
+			(st = get_num(r, "clip", used, 0, &p->clip, err)) != DPB_OK)
+			goto done;
+		if (p->mech == DPB_LDP_LINEAR_INPUT &&
+			((st = get_num(r, "y_bound", used, 1, &p->y_bound, err)) != DPB_OK ||
+			 (st = get_num(r, "y_noise_ratio", used, 0, &p->y_noise_ratio, err)) != DPB_OK))
+			goto done;
+		if (p->mech == DPB_LDP_LOGISTIC_INPUT &&
+			(st = get_num(r, "label_share", used, 0, &p->label_share, err)) != DPB_OK)
+			goto done;
+	}
 	if (is_ss(p->mech))
 	{
 		jv		   *lo,
@@ -498,6 +515,30 @@ dpb_ldp_protocol_finish(dpb_ldp_protocol *p, dpb_err *err)
 			NEED(dpb_isfinite(p->lower) && dpb_isfinite(p->upper) && p->lower < p->upper,
 				 "lower and upper must be finite with lower < upper.");
 			break;
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			NEED(p->d >= 1 && p->d <= DPB_MAX_D, "d must be from 1 to %d.", DPB_MAX_D);
+			NEED(p->delta > 0 && p->delta < 1, "delta must be between 0 and 1 (exclusive).");
+			NEED(dpb_isfinite(p->clip) && p->clip > 0 && p->clip <= 1e12,
+				 "clip must be positive and at most 1e12.");
+			if (p->mech == DPB_LDP_LINEAR_INPUT)
+			{
+				NEED(dpb_isfinite(p->y_bound) && p->y_bound > 0 && p->y_bound <= 1e12,
+					 "y_bound must be positive and at most 1e12.");
+				if (isnan(p->y_noise_ratio))
+					p->y_noise_ratio = p->y_bound / p->clip;
+				NEED(p->y_noise_ratio >= DPB_LDP_RATIO_MIN && p->y_noise_ratio <= DPB_LDP_RATIO_MAX,
+					 "y_noise_ratio must be between %g and %g.", DPB_LDP_RATIO_MIN, DPB_LDP_RATIO_MAX);
+				p->label_share = 0;
+			}
+			else
+			{
+				NEED(p->label_share > 0 && p->label_share < 1,
+					 "label_share must be between 0 and 1 (exclusive).");
+				p->y_bound = 0;
+				p->y_noise_ratio = 0;
+			}
+			break;
 		case DPB_LDP_SS_LINEAR:
 		case DPB_LDP_SS_LOGISTIC:
 		case DPB_LDP_SS_POISSON:
@@ -603,6 +644,19 @@ dpb_ldp_protocol_canonical(const dpb_ldp_protocol *p, dpb_buf *b)
 	}
 	if (p->mech == DPB_LDP_SCALAR_GAUSSIAN)
 		put_double(b, "delta", p->delta, 0);
+	if (dpb_ldp_is_input(p->mech))
+	{
+		put_double(b, "delta", p->delta, 0);
+		dpb_buf_printf(b, ",\"d\":%d", p->d);
+		put_double(b, "clip", p->clip, 0);
+		if (p->mech == DPB_LDP_LINEAR_INPUT)
+		{
+			put_double(b, "y_bound", p->y_bound, 0);
+			put_double(b, "y_noise_ratio", p->y_noise_ratio, 0);
+		}
+		else
+			put_double(b, "label_share", p->label_share, 0);
+	}
 	if (is_ss(p->mech))
 	{
 		put_double(b, "delta", p->p.delta, 0);
@@ -651,8 +705,8 @@ dpb_ldp_sha256_hex(const void *data, size_t len, char *hex)
 /* ---- calibration ---- */
 
 /* epsilon = num / 2^k exactly (a double is a dyadic rational) */
-static void
-eps_dyadic(double eps, dpb_u128 *num, int *k)
+void
+dpb_ldp_eps_dyadic(double eps, dpb_u128 *num, int *k)
 {
 	int			e;
 	double		f = frexp(eps, &e); /* eps = f 2^e, f in [0.5, 1) */
@@ -674,7 +728,7 @@ dpb_status
 dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c, dpb_err *err)
 {
 	memset(c, 0, sizeof(*c));
-	eps_dyadic(p->epsilon, &c->eps_num, &c->eps_log2den);
+	dpb_ldp_eps_dyadic(p->epsilon, &c->eps_num, &c->eps_log2den);
 	c->p_keep = 1.0 / (1.0 + exp(-p->epsilon));
 	switch (p->mech)
 	{
@@ -752,6 +806,9 @@ dpb_ldp_calibrate(const dpb_ldp_protocol *p, dpb_ldp_calib *c, dpb_err *err)
 				c->epsilon_used = (double) W / (double) c->lap_t;
 				return DPB_OK;
 			}
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			return dpb_ldp_input_calibrate(p, c, err);
 		default:
 			{
 				dpb_status	st;
@@ -805,6 +862,27 @@ dpb_ldp_calib_to_json(const dpb_ldp_protocol *p, const dpb_ldp_calib *c, dpb_buf
 						   (unsigned long long) c->gauss_sigma2);
 			put_double(b, "noise_sd", ldexp(sqrt((double) c->gauss_sigma2), c->grid_exp), 0);
 			put_double(b, "rho", c->rho_used, 0);
+			break;
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			put_double(b, "delta", p->delta, 0);
+			put_double(b, "epsilon_features", c->eps_features, 0);
+			if (p->mech == DPB_LDP_LOGISTIC_INPUT)
+			{
+				put_double(b, "epsilon_label", c->eps_label, 0);
+				put_double(b, "p_keep", c->p_keep, 0);
+			}
+			put_double(b, "sensitivity", c->in_sens, 0);
+			put_double(b, "rho", c->rho_used, 0);
+			dpb_buf_printf(b, ",\"grid_exp_x\":%d,\"sigma2_x\":%llu", c->in_gexp[0],
+						   (unsigned long long) c->in_sigma2[0]);
+			put_double(b, "noise_sd_x", c->in_sd[0], 0);
+			if (p->mech == DPB_LDP_LINEAR_INPUT)
+			{
+				dpb_buf_printf(b, ",\"grid_exp_y\":%d,\"sigma2_y\":%llu", c->in_gexp[1],
+							   (unsigned long long) c->in_sigma2[1]);
+				put_double(b, "noise_sd_y", c->in_sd[1], 0);
+			}
 			break;
 		default:
 			{

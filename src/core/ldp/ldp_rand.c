@@ -111,6 +111,13 @@ dpb_ldp_report_label(const dpb_ldp_protocol *p, const dpb_ldp_calib *c, int k,
 		case DPB_LDP_SCALAR_GAUSSIAN:
 			snprintf(buf, buflen, "z");
 			break;
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			if (k < p->d)
+				snprintf(buf, buflen, "x%d", k + 1);
+			else
+				snprintf(buf, buflen, "y");
+			break;
 		case DPB_LDP_OUE:
 			snprintf(buf, buflen, "z%d", k + 1);
 			break;
@@ -294,6 +301,9 @@ dpb_ldp_randomize(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 				return DPB_OK;
 			}
 
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			return dpb_ldp_input_randomize(p, c, in, rb, out, err);
 		default:
 			return randomize_ss(p, c, in, rb, out, err);
 	}
@@ -320,6 +330,9 @@ dpb_ldp_report_on_grid(const dpb_ldp_protocol *p, const dpb_ldp_calib *c,
 
 				return dpb_isfinite(m) && m == floor(m) && fabs(m) <= 0x1p53;
 			}
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			return dpb_ldp_input_on_grid(p, c, out);
 		default:
 			{
 				dpb_release *r = malloc(sizeof(*r));

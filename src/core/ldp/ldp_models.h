@@ -1,0 +1,178 @@
+/*
+ * ldp_models.h — noise-aware posteriors on collected local-DP reports
+ * (issue 11, server side; docs/ldp.md "Posteriors on collected reports";
+ * digest Part A §A3.4, A3.5, A3.7, A3.8, A3.9).
+ *
+ * Each record's latent true value is marginalised in closed form (or by
+ * Gauss-Hermite quadrature), so there are no per-record latent variables;
+ * NUTS (nuts.h) samples the model parameters with exact gradients.
+ *
+ *   gaussian     x ~ N(mu, sigma^2) clipped to [a, b], z = x + Laplace(1/lambda)
+ *                (eq. 28, corrected).  Reports below a / above b enter only
+ *                through their counts (their likelihood factorises, see
+ *                ldp_post_scalar.c), so the data are n_low, n_high and the
+ *                in-range reports.
+ *   exponential  x ~ Exp(rate) clipped to [0, b], the same Laplace reports
+ *                (eq. 30, corrected); the same reduction.
+ *   histogram    x ~ Categorical(theta), OUE reports of K bits, theta ~
+ *                Dirichlet(alpha); the distinct report patterns with their
+ *                counts are sufficient (the column sums are not).
+ *   linear       x ~ N(mu, Sigma), y = theta_0 + theta'x + N(0, sigma^2),
+ *                z_x = x + N(0, diag(sd_x^2)), z_y = y + N(0, sd_y^2): w =
+ *                (z_x, z_y) is jointly Gaussian, so N, sum w and sum w w' are
+ *                sufficient: O(1) in N.
+ *   logistic     x ~ N(mu, Sigma), y ~ Bernoulli(sigmoid(theta_0 + theta'x)),
+ *                z_x = x + N(0, diag(sd_x^2)), z_y = RR(y) (kept w.p. rr_keep);
+ *                P(y = 1 | z_x) by Gauss-Hermite quadrature: O(N (d + Q)).
+ */
+#ifndef DPB_LDP_MODELS_H
+#define DPB_LDP_MODELS_H
+
+#include "dpb.h"
+#include "posterior.h"
+
+#define DPB_LDPM_MAX_D 16		/* features of the regression models */
+#define DPB_LDPM_GH_NODES 32	/* Gauss-Hermite nodes (logistic) */
+
+typedef enum dpb_ldpm_model
+{
+	DPB_LDPM_GAUSSIAN = 1,
+	DPB_LDPM_EXPONENTIAL = 2,
+	DPB_LDPM_HISTOGRAM = 3,
+	DPB_LDPM_LINEAR = 4,
+	DPB_LDPM_LOGISTIC = 5
+} dpb_ldpm_model;
+
+#define DPB_LDPM_MODEL_MAX DPB_LDPM_LOGISTIC
+
+const char *dpb_ldpm_model_name(dpb_ldpm_model m);
+
+/* The already-private data a model sees (the glue keeps the memory). */
+typedef struct dpb_ldpm_data
+{
+	dpb_ldpm_model model;
+	double		n;				/* number of reports */
+	/* gaussian, exponential: clipping interval (exponential: a = 0) and
+	 * Laplace rate lambda = 1 / scale; n_low reports below a, n_high above
+	 * b, the n_in reports in [a, b] in z */
+	double		a,
+				b,
+				lambda;
+	double		n_low,
+				n_high;
+	long		n_in;
+	const double *z;
+	/* histogram: K categories, OUE epsilon; npat distinct patterns, row u
+	 * of pat (K bytes, 0 or 1) seen count[u] times */
+	int			K;
+	double		eps;
+	long		npat;
+	const unsigned char *pat;
+	const double *count;
+	/* linear, logistic: d features, per-feature noise sd of z_x */
+	int			d;
+	double		sd_x[DPB_LDPM_MAX_D];
+	/* linear: noise sd of z_y; sums over reports of w = (z_x, z_y):
+	 * sw (d + 1), sww ((d + 1) x (d + 1), row-major) */
+	double		sd_y;
+	const double *sw;
+	const double *sww;
+	/* logistic: the label's keep probability (> 1/2); sums of z_x (sw: d,
+	 * sww: d x d) and the n reports: zx (n x d, row-major), zy (n, 0/1) */
+	double		rr_keep;
+	const double *zx;
+	const double *zy;
+} dpb_ldpm_data;
+
+/* Priors (docs/ldp.md).  dpb_ldpm_prior_default fills them from d. */
+typedef struct dpb_ldpm_prior
+{
+	/* gaussian: mu ~ N(mu_mean, mu_sd^2), sigma ~ Gamma(sigma_shape,
+	 * sigma_rate) */
+	double		mu_mean,
+				mu_sd,
+				sigma_shape,
+				sigma_rate;
+	/* exponential: rate ~ Gamma(rate_shape, rate_rate) */
+	double		rate_shape,
+				rate_rate;
+	/* histogram: theta ~ Dirichlet(alpha, ..., alpha) */
+	double		alpha;
+	/* regression: theta_j (intercept included) ~ N(0, theta_sd^2); linear
+	 * sigma ~ half-normal(noise_sd); mu_j ~ N(0, x_mean_sd^2); Sigma = L L'
+	 * with L_jj ~ half-normal(tau_sd), L_ij ~ N(0, (tau_sd / 2)^2) (i > j) */
+	double		theta_sd,
+				noise_sd,
+				x_mean_sd,
+				tau_sd;
+} dpb_ldpm_prior;
+
+void		dpb_ldpm_prior_default(const dpb_ldpm_data *dt, dpb_ldpm_prior *pr);
+
+/* Checks the prior's values (positive, finite).  DPB_EINVAL with a message. */
+dpb_status	dpb_ldpm_prior_check(const dpb_ldpm_prior *pr, dpb_err *err);
+
+/* Unconstrained dimension of the model. */
+int			dpb_ldpm_dim(const dpb_ldpm_data *dt);
+
+/* Number of output variables (constrained) and their names. */
+int			dpb_ldpm_nvars(const dpb_ldpm_data *dt);
+void		dpb_ldpm_names(const dpb_ldpm_data *dt, char (*names)[DPB_VAR_NAME_LEN]);
+
+/* Constrained output variables from an unconstrained point. */
+void		dpb_ldpm_constrain(const dpb_ldpm_data *dt, const double *phi, double *out);
+
+/* The log-likelihood alone (no prior) at phi, gradient in grad (may be NULL:
+ * then not computed).  For tests and the benchmarks. */
+double		dpb_ldpm_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
+
+/* Log posterior density (unconstrained, with Jacobians) and gradient. */
+typedef struct dpb_ldpm_ctx
+{
+	const dpb_ldpm_data *dt;
+	const dpb_ldpm_prior *pr;
+} dpb_ldpm_ctx;
+double		dpb_ldpm_logp(const double *phi, double *grad, void *ctx);
+
+/* Per-record densities (tests): eq. 28 and eq. 30 at one report z. */
+double		dpb_ldpm_gauss_logpdf(double z, double mu, double sigma, double a,
+								  double b, double lambda, double *dmu, double *dsigma);
+double		dpb_ldpm_exp_logpdf(double z, double rate, double b, double lambda,
+								double *drate);
+
+/* P = E[sigmoid(u)], u ~ N(m, s2), by Q-node Gauss-Hermite quadrature,
+ * with dP/dm and dP/ds2. */
+double		dpb_ldpm_logistic_normal(double m, double s2, double *dm, double *ds2);
+
+/* Sampler options (a subset of dpb_infer_opts). */
+typedef struct dpb_ldpm_run_opts
+{
+	int			chains,
+				warmup,
+				draws;
+	uint64_t	seed;
+	double		target_accept;
+	int			max_depth;
+	dpb_interrupt_fn interrupt;
+} dpb_ldpm_run_opts;
+
+/* NUTS chains (seeded by dpb_chain_rng(seed, chain)); out receives the
+ * constrained variables.  DPB_EINTR on interrupt, DPB_ENUMERIC when no
+ * finite starting point is found or the sampler fails. */
+dpb_status	dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
+						 const dpb_ldpm_run_opts *o, dpb_draws *out, dpb_err *err);
+
+/* The OUE point estimate (digest §A2): f_k = (mean_k - q) / (1/2 - q),
+ * q = 1/(1 + e^eps), from the column means; with simplex, projected onto
+ * the probability simplex in L2 (sort-based projection). */
+void		dpb_ldpm_oue_estimate(const dpb_ldpm_data *dt, int simplex, double *f);
+
+
+
+/* Internal (ldp_post_*.c): the per-model log-likelihoods. */
+double		dpb_ldpm_scalar_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
+double		dpb_ldpm_hist_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
+double		dpb_ldpm_reg_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
+/* theta = softmax(phi_1..phi_{K-1}, 0) */
+void		dpb_ldpm_softmax(const double *phi, int K, double *theta);
+#endif

@@ -1,0 +1,351 @@
+/*
+ * ldp_posterior.c — dpbayes.ldp_posterior(collected bytea, options jsonb)
+ * and dpbayes.ldp_posterior_summary(...): noise-aware posteriors on a
+ * collection of local-DP reports (ldp_models.h; docs/ldp.md), with the
+ * output paths of dpbayes.posterior.  And dpbayes.ldp_oue_estimate(), the
+ * OUE point estimate (the baseline of the paper's Fig. 3).
+ *
+ * Options (all optional): model ("gaussian", the default, or "exponential"
+ * for scalar_laplace reports; "histogram" for OUE; "linear" for
+ * linear_input, "logistic" for logistic_input), draws, chains, warmup,
+ * seed, target_accept, max_depth, and the prior's keys (docs/ldp.md).
+ */
+#include "ldp_collect.h"
+
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "catalog/pg_type.h"
+
+#define bad_option dpb_pg_bad_option
+#define opt_num dpb_pg_option_number
+
+static int
+opt_int(JsonbValue *v, const char *key, int lo, int hi)
+{
+	double		x = opt_num(v, key);
+
+	if (x != floor(x) || x < lo || x > hi)
+		bad_option(key, psprintf("An integer between %d and %d is expected.", lo, hi));
+	return (int) x;
+}
+
+typedef struct ldpp_opts
+{
+	dpb_ldpm_run_opts run;
+	dpb_ldpm_prior prior;
+	bool		have_seed;
+	char		model[32];
+} ldpp_opts;
+
+/* The model data of collection st for the chosen model. */
+static void
+build_data(ldpc_state *st, const char *model, dpb_ldpm_data *dt)
+{
+	memset(dt, 0, sizeof(*dt));
+	dt->n = (double) st->n;
+	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	{
+		if (model[0] == '\0' || strcmp(model, "gaussian") == 0)
+			dt->model = DPB_LDPM_GAUSSIAN;
+		else if (strcmp(model, "exponential") == 0)
+		{
+			dt->model = DPB_LDPM_EXPONENTIAL;
+			if (st->c.vlo != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the exponential model needs a protocol with lower bound 0")));
+		}
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"model\""),
+					 errdetail("Reports of scalar_laplace fit the models \"gaussian\" and \"exponential\".")));
+		/* the grid's clipping interval; the noise is a discrete Laplace of
+		 * scale t on the grid 2^grid_exp, modelled as continuous */
+		dt->a = st->a;
+		dt->b = st->b;
+		dt->lambda = 1.0 / ldexp((double) st->c.lap_t, st->c.grid_exp);
+		dt->n_low = (double) st->n_low;
+		dt->n_high = (double) st->n_high;
+		dt->n_in = st->nz;
+		dt->z = st->z;
+	}
+	else if (dpb_ldp_is_input(st->p.mech))
+	{
+		int			lin = st->p.mech == DPB_LDP_LINEAR_INPUT,
+					d = st->d,
+					k = st->k;
+		const char *name = lin ? "linear" : "logistic";
+
+		if (model[0] != '\0' && strcmp(model, name) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"model\""),
+					 errdetail("Reports of %s fit the model \"%s\".", dpb_ldp_mech_name(st->p.mech), name)));
+		dt->model = lin ? DPB_LDPM_LINEAR : DPB_LDPM_LOGISTIC;
+		dt->d = d;
+		for (int j = 0; j < d; j++)
+			dt->sd_x[j] = st->c.in_sd[0];
+		if (lin)
+		{
+			dt->sd_y = st->c.in_sd[1];
+			dt->sw = st->sw;
+			dt->sww = st->sww;
+		}
+		else
+		{
+			/* the x block of the sums; the reports split into z_x and z_y */
+			double	   *sw = palloc(sizeof(double) * d),
+					   *sww = palloc(sizeof(double) * d * d),
+					   *zx = MemoryContextAllocHuge(CurrentMemoryContext,
+													sizeof(double) * d * (st->nr > 0 ? st->nr : 1)),
+					   *zy = MemoryContextAllocHuge(CurrentMemoryContext,
+													sizeof(double) * (st->nr > 0 ? st->nr : 1));
+
+			for (int a = 0; a < d; a++)
+			{
+				sw[a] = st->sw[a];
+				for (int b = 0; b < d; b++)
+					sww[a * d + b] = st->sww[a * k + b];
+			}
+			for (int64 i = 0; i < st->nr; i++)
+			{
+				memcpy(zx + i * d, st->rep + i * k, sizeof(double) * d);
+				zy[i] = st->rep[i * k + d];
+			}
+			dt->sw = sw;
+			dt->sww = sww;
+			dt->zx = zx;
+			dt->zy = zy;
+			dt->rr_keep = st->c.p_keep;
+		}
+	}
+	else
+	{
+		unsigned char *pat;
+		double	   *cnt;
+
+		if (model[0] != '\0' && strcmp(model, "histogram") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for option \"model\""),
+					 errdetail("Reports of oue fit the model \"histogram\".")));
+		dt->model = DPB_LDPM_HISTOGRAM;
+		dt->K = st->K;
+		dt->eps = st->p.epsilon;
+		dt->npat = st->np;
+		pat = MemoryContextAllocHuge(CurrentMemoryContext, (Size) (st->np > 0 ? st->np : 1) * st->K);
+		cnt = palloc(sizeof(double) * (st->np > 0 ? st->np : 1));
+		for (int64 u = 0; u < st->np; u++)
+		{
+			for (int k = 0; k < st->K; k++)
+				pat[u * st->K + k] = (st->pw[u * st->W + k / 64] >> (k % 64)) & 1;
+			cnt[u] = (double) st->pc[u];
+		}
+		dt->pat = pat;
+		dt->count = cnt;
+	}
+}
+
+static void
+parse_opts(Jsonb *jb, ldpp_opts *o, bool want_model)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("options must be a JSON object")));
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+		JsonbValue	val;
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+		tok = JsonbIteratorNext(&it, &val, true);
+		if (strcmp(key, "model") == 0)
+		{
+			if (!want_model || val.type != jbvString || val.val.string.len >= (int) sizeof(o->model))
+				bad_option(key, "A model name is expected.");
+			memcpy(o->model, val.val.string.val, val.val.string.len);
+			o->model[val.val.string.len] = '\0';
+		}
+		else if (strcmp(key, "draws") == 0)
+			o->run.draws = opt_int(&val, key, 1, DPB_MAX_DRAWS);
+		else if (strcmp(key, "chains") == 0)
+			o->run.chains = opt_int(&val, key, 1, DPB_MAX_CHAINS);
+		else if (strcmp(key, "warmup") == 0)
+			o->run.warmup = opt_int(&val, key, 1, DPB_MAX_WARMUP);
+		else if (strcmp(key, "seed") == 0)
+		{
+			double		x = opt_num(&val, key);
+
+			if (x != floor(x) || x < 0 || x > 9007199254740992.0)
+				bad_option(key, "An integer between 0 and 2^53 is expected.");
+			o->run.seed = (uint64) x;
+			o->have_seed = true;
+		}
+		else if (strcmp(key, "target_accept") == 0)
+		{
+			o->run.target_accept = opt_num(&val, key);
+			if (!(o->run.target_accept > 0 && o->run.target_accept < 1))
+				bad_option(key, "The value must lie strictly between 0 and 1.");
+		}
+		else if (strcmp(key, "max_depth") == 0)
+			o->run.max_depth = opt_int(&val, key, 1, 15);
+#define PRIOR_KEY(name) \
+		else if (strcmp(key, #name) == 0) \
+			o->prior.name = opt_num(&val, key);
+		PRIOR_KEY(mu_mean)
+			PRIOR_KEY(mu_sd)
+			PRIOR_KEY(sigma_shape)
+			PRIOR_KEY(sigma_rate)
+			PRIOR_KEY(rate_shape)
+			PRIOR_KEY(rate_rate)
+			PRIOR_KEY(alpha)
+			PRIOR_KEY(theta_sd)
+			PRIOR_KEY(noise_sd)
+			PRIOR_KEY(x_mean_sd)
+			PRIOR_KEY(tau_sd)
+#undef PRIOR_KEY
+			else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown option \"%s\"", dpb_pg_quote(key, strlen(key))),
+					 errhint("docs/ldp.md lists the options of dpbayes.ldp_posterior.")));
+	}
+}
+
+/* The draws of dpbayes.ldp_posterior(collected, options). */
+static void
+run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr)
+{
+	ldpc_state *st;
+	ldpp_opts	o;
+	dpb_ldpm_data dt;
+	dpb_err		err;
+	dpb_status	s;
+	Jsonb	   *jb;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the collection and the options must not be null")));
+	st = dpb_pg_ldpc_parse(PG_GETARG_BYTEA_PP(0));
+	memset(&o, 0, sizeof(o));
+	o.run.chains = 4;
+	o.run.warmup = 1000;
+	o.run.draws = 1000;
+	o.run.target_accept = 0.8;
+	o.run.max_depth = 10;
+	o.run.interrupt = dpb_pg_interrupt;
+	jb = PG_GETARG_JSONB_P(1);
+	/* the model first: the default priors depend on it */
+	parse_opts(jb, &o, true);
+	build_data(st, o.model, &dt);
+	if (st->n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the collection holds no reports")));
+	dpb_ldpm_prior_default(&dt, &o.prior);
+	parse_opts(jb, &o, true);
+	memset(&err, 0, sizeof(err));
+	if (dpb_ldpm_prior_check(&o.prior, &err) != DPB_OK)
+		dpb_pg_raise(DPB_EINVAL, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	if (!o.have_seed)
+	{
+		uint64		sd;
+
+		if (!pg_strong_random(&sd, sizeof(sd)))
+			ereport(ERROR,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("could not generate a random seed")));
+		o.run.seed = sd & ((UINT64CONST(1) << 53) - 1);
+		ereport(NOTICE,
+				(errmsg("posterior seed: " UINT64_FORMAT, o.run.seed),
+				 errhint("Pass options.seed = " UINT64_FORMAT " to reproduce these draws.",
+						 o.run.seed)));
+	}
+	s = dpb_ldpm_run(&dt, &o.prior, &o.run, dr, &err);
+	dpb_pg_sampler_finish(s, &err, dr);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_posterior);
+Datum
+dpbayes_ldp_posterior(PG_FUNCTION_ARGS)
+{
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_ldp(fcinfo, &dr);
+	dpb_pg_emit_draws((ReturnSetInfo *) fcinfo->resultinfo, &dr);
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_posterior_summary);
+Datum
+dpbayes_ldp_posterior_summary(PG_FUNCTION_ARGS)
+{
+	dpb_draws	dr;
+
+	InitMaterializedSRF(fcinfo, 0);
+	run_ldp(fcinfo, &dr);
+	dpb_pg_emit_summary((ReturnSetInfo *) fcinfo->resultinfo, &dr);
+	return (Datum) 0;
+}
+
+/* dpbayes.ldp_oue_estimate(collected bytea, simplex boolean) -> float8[] */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_oue_estimate);
+Datum
+dpbayes_ldp_oue_estimate(PG_FUNCTION_ARGS)
+{
+	ldpc_state *st = dpb_pg_ldpc_parse(PG_GETARG_BYTEA_PP(0));
+	dpb_ldpm_data dt;
+	double	   *f;
+	Datum	   *e;
+
+	if (st->p.mech != DPB_LDP_OUE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the collection does not hold OUE reports")));
+	if (st->n == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the collection holds no reports")));
+	build_data(st, "", &dt);
+	f = palloc(sizeof(double) * st->K);
+	e = palloc(sizeof(Datum) * st->K);
+	dpb_ldpm_oue_estimate(&dt, PG_GETARG_BOOL(1), f);
+	for (int k = 0; k < st->K; k++)
+		e[k] = Float8GetDatum(f[k]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(e, st->K, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+/* dpbayes.ldp_collection_info(collected bytea) -> jsonb: the protocol and the
+ * counts (all already private) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collection_info);
+Datum
+dpbayes_ldp_collection_info(PG_FUNCTION_ARGS)
+{
+	ldpc_state *st = dpb_pg_ldpc_parse(PG_GETARG_BYTEA_PP(0));
+	StringInfoData b;
+
+	initStringInfo(&b);
+	appendStringInfo(&b, "{\"protocol\": %s, \"reports\": " INT64_FORMAT, st->proto_json, st->n);
+	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+		appendStringInfo(&b, ", \"below\": " INT64_FORMAT ", \"above\": " INT64_FORMAT
+						 ", \"in_range\": " INT64_FORMAT, st->n_low, st->n_high, st->nz);
+	else if (dpb_ldp_is_input(st->p.mech))
+		appendStringInfo(&b, ", \"features\": %d", st->d);
+	else
+		appendStringInfo(&b, ", \"patterns\": " INT64_FORMAT, st->np);
+	appendStringInfoChar(&b, '}');
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
+}
