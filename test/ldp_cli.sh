@@ -95,6 +95,32 @@ grep -q '"epsilon_label":1,' "$T/out" && ok || bad "logistic_input budget split:
 printf '0.3,0.2,0.1,0.5\n' >"$T/gbad.csv"
 expect 1 "logistic_input label 0.5" -- "$CLI" randomize --protocol "$T/gi.json" --input "$T/gbad.csv"
 
+# client and server agree byte for byte: the server's canonical texts and
+# calibrations of these protocols (built there with dpbayes.ldp_protocol) are
+# lines of expected/22_ldp_server.out, which pg_regress checks against the
+# server's actual output
+EXP=expected/22_ldp_server.out
+i=0
+while IFS= read -r proto; do
+	i=$((i + 1))
+	echo "$proto" >"$T/x$i.json"
+	for cmd in protocol calibration; do
+		line=$("$CLI" "$cmd" --protocol "$T/x$i.json" 2>"$T/err")
+		if [ -n "$line" ] && grep -qxF -- "$line" "$EXP"; then ok; else bad "server $cmd of protocol $i differs: $line"; fi
+	done
+done <<'EOF'
+{"mechanism":"rr","epsilon":1}
+{"mechanism":"oue","epsilon":1.3,"categories":4}
+{"mechanism":"scalar_laplace","epsilon":0.7,"lower":-1,"upper":3}
+{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-6,"lower":-1,"upper":3}
+{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1]}
+{"mechanism":"ss_logistic","epsilon":0.5,"delta":1e-6,"d":3,"lower":[0,0,0],"upper":[1,2,3]}
+{"mechanism":"ss_poisson","epsilon":2,"delta":1e-6,"d":1,"y_bound":10,"noise_weights":[1,2]}
+{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"y_bound":3}
+{"mechanism":"logistic_input","epsilon":2,"delta":1e-6,"d":3,"clip":2,"label_share":0.25}
+EOF
+[ "$i" -eq 9 ] && ok || bad "protocol list"
+
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
 expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"

@@ -50,6 +50,8 @@ dpb_mechanism_name(dpb_mechanism m)
 			return "laplace";
 		case DPB_MECH_NONE:
 			return "none";
+		case DPB_MECH_LDP_GAUSSIAN:
+			return "ldp_gaussian";
 	}
 	return "unknown";
 }
@@ -88,6 +90,8 @@ dpb_mechanism_from_name(const char *s)
 		return DPB_MECH_LAPLACE;
 	if (strcmp(s, "none") == 0)
 		return DPB_MECH_NONE;
+	if (strcmp(s, "ldp_gaussian") == 0)
+		return DPB_MECH_LDP_GAUSSIAN;
 	return (dpb_mechanism) 0;
 }
 

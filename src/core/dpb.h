@@ -69,9 +69,18 @@ typedef enum dpb_mechanism
 {
 	DPB_MECH_GAUSSIAN = 1,		/* analytic Gaussian mechanism, (eps, delta) */
 	DPB_MECH_LAPLACE = 2,		/* Laplace mechanism, pure eps */
-	DPB_MECH_NONE = 3			/* NOT PRIVATE: exact statistics, for the
+	DPB_MECH_NONE = 3,			/* NOT PRIVATE: exact statistics, for the
 								 * non-private reference only */
+	DPB_MECH_LDP_GAUSSIAN = 4	/* the sum of n local-DP reports, each a
+								 * one-record replace-one Gaussian release
+								 * (docs/ldp.md); no noise added by the
+								 * server, the noise of the sum has
+								 * variance n times a report's */
 } dpb_mechanism;
+
+/* gaussian or ldp_gaussian: the calibration and the grids of the Gaussian
+ * mechanism */
+#define dpb_mech_gaussian(m) ((m) == DPB_MECH_GAUSSIAN || (m) == DPB_MECH_LDP_GAUSSIAN)
 
 typedef enum dpb_scaling
 {

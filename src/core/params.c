@@ -44,13 +44,13 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 		return DPB_EINVAL;
 	}
 	if (p->mechanism != DPB_MECH_GAUSSIAN && p->mechanism != DPB_MECH_LAPLACE &&
-		p->mechanism != DPB_MECH_NONE)
+		p->mechanism != DPB_MECH_NONE && p->mechanism != DPB_MECH_LDP_GAUSSIAN)
 	{
 		dpb_err_set(err, "unknown noise mechanism",
 					"The mechanism must be \"gaussian\" or \"laplace\".");
 		return DPB_EINVAL;
 	}
-	if (p->mechanism == DPB_MECH_GAUSSIAN &&
+	if (dpb_mech_gaussian(p->mechanism) &&
 		(!dpb_isfinite(p->delta) || p->delta <= 0 || p->delta >= 1))
 	{
 		dpb_err_set(err, "delta must be in the open interval (0, 1) for the gaussian mechanism", NULL);

@@ -50,7 +50,7 @@ moment_lambda(const dpb_release *r, double base_main, double base_mom)
 	double		s = r->p.x_moments,
 				ratio = base_mom * (1.0 - s) / (s * base_main);
 
-	return r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(ratio) : ratio;
+	return dpb_mech_gaussian(r->p.mechanism) ? sqrt(ratio) : ratio;
 }
 
 static double
@@ -152,7 +152,7 @@ nominal_scale(const dpb_release *r, const dpb_layout *L, double *out)
 	for (k = 0; k < L->nstats; k++)
 	{
 		dpb_layout_entry(L, k, &e);
-		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+		if (dpb_mech_gaussian(r->p.mechanism))
 			out[k] = r->block_weight[e.block] * r->noise_scale / e.weight;
 		else
 			out[k] = r->block_weight[e.block] * r->noise_scale;
@@ -168,7 +168,7 @@ entry_param(dpb_mechanism mech, double scale, int m)
 {
 	uint64_t	v = 0;
 
-	if (mech == DPB_MECH_GAUSSIAN)
+	if (dpb_mech_gaussian(mech))
 		(void) dpb_dgauss_sigma2_on_grid(scale, m, &v, NULL);
 	else
 		(void) dpb_dlaplace_t_on_grid(scale, m, &v, NULL);
@@ -194,12 +194,12 @@ range_cost(const dpb_release *r, const dpb_layout *L)
 
 		dpb_layout_entry(L, k, &e);
 		g = ldexp(1.0, range_exp(r, L, e.block)) / r->block_weight[e.block];
-		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+		if (dpb_mech_gaussian(r->p.mechanism))
 			c += (g * e.weight) * (g * e.weight);
 		else
 			c += g;
 	}
-	return r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(c) : c;
+	return dpb_mech_gaussian(r->p.mechanism) ? sqrt(c) : c;
 }
 
 /*
@@ -243,14 +243,14 @@ set_grid(dpb_release *r, const dpb_layout *L, double *eta, dpb_err *err)
 		{
 			double		g = ldexp(1.0, m);
 
-			if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+			if (dpb_mech_gaussian(r->p.mechanism))
 				acc += (g / sc[k]) * (g / sc[k]);
 			else
 				acc += 1.0 / (double) entry_param(DPB_MECH_LAPLACE, sc[k], m);
 		}
 	}
 	free(sc);
-	*eta = r->p.mechanism == DPB_MECH_GAUSSIAN ? sqrt(acc) : acc;
+	*eta = dpb_mech_gaussian(r->p.mechanism) ? sqrt(acc) : acc;
 	return DPB_OK;
 }
 
@@ -368,7 +368,7 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 	 * move it (equal weights would drown the feature blocks in the noise
 	 * that y^2 needs when y_bound is large).
 	 */
-	if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+	if (dpb_mech_gaussian(r->p.mechanism))
 	{
 		for (b = 0; b < L.nblocks; b++)
 		{
@@ -446,10 +446,14 @@ dpb_release_noise_scale(const dpb_release *r, double *out)
 
 		dpb_layout_entry(&L, k, &e);
 		m = r->grid_exp[e.block];
-		if (r->p.mechanism == DPB_MECH_GAUSSIAN)
+		if (dpb_mech_gaussian(r->p.mechanism))
 		{
 			nominal = r->block_weight[e.block] * r->noise_scale / e.weight;
 			out[k] = ldexp(sqrt((double) entry_param(r->p.mechanism, nominal, m)), m);
+			/* the sum of n independent reports: n times the variance of one
+			 * (every report drew the same integer variance) */
+			if (r->p.mechanism == DPB_MECH_LDP_GAUSSIAN)
+				out[k] *= sqrt((double) r->n);
 		}
 		else if (r->p.mechanism == DPB_MECH_LAPLACE)
 		{
@@ -564,6 +568,13 @@ dpb_release_add_noise(dpb_release *r, const dpb_i128 *I, const int *e,
 		for (k = 0; k < r->nstats; k++)
 			r->stats[k] = I ? ldexp((double) I[k], -e[k]) : 0.0;
 		return DPB_OK;
+	}
+	if (r->p.mechanism == DPB_MECH_LDP_GAUSSIAN)
+	{
+		/* its noise comes from the clients, never from here */
+		dpb_err_set(err, "an ldp_gaussian release is a sum of local-DP reports",
+					"Only dpbayes.ldp_release makes it; no noise is added to it.");
+		return DPB_EINVAL;
 	}
 	for (k = 0; k < r->nstats; k++)
 	{
@@ -1053,6 +1064,15 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	if (r->n < 0)
 	{
 		dpb_err_set(err, "invalid release", "The row count is negative.");
+		return DPB_ECORRUPT;
+	}
+	if (r->p.mechanism == DPB_MECH_LDP_GAUSSIAN &&
+		(r->p.neighbours != DPB_NB_REPLACE || r->n < 1 || r->p.x_moments != 0 ||
+		 r->p.scaling != DPB_SCALE_BOX || r->p.has_names))
+	{
+		/* exactly what dpbayes.ldp_release makes from an ss_* protocol */
+		dpb_err_set(err, "invalid release",
+					"An ldp_gaussian release sums at least one report under replace-one neighbours, with box scaling, no feature moments and no feature names.");
 		return DPB_ECORRUPT;
 	}
 	if (r->p.neighbours == DPB_NB_ADD_REMOVE && r->n != 0)

@@ -201,7 +201,7 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	dpb_buf_puts(out, ", \"x_moments\": ");
 	put_num(out, r->p.x_moments);
 	dpb_buf_printf(out, ", \"sensitivity_norm\": \"%s\", \"sensitivity\": ",
-				   r->p.mechanism == DPB_MECH_GAUSSIAN ? "l2" : "l1");
+				   dpb_mech_gaussian(r->p.mechanism) ? "l2" : "l1");
 	put_num(out, r->sensitivity);
 	dpb_buf_puts(out, ", \"noise_scale\": ");
 	put_num(out, r->noise_scale);

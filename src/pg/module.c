@@ -17,6 +17,7 @@
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
+void		dpb_pg_ldp_define_gucs(void);	/* ldp_sim.c */
 
 /* -1: off (secure noise).  Otherwise the seed of the INSECURE deterministic
  * stream used by the regression tests. */
@@ -53,6 +54,7 @@ _PG_init(void)
 							-1, -1, INT_MAX,
 							PGC_SUSET, 0,
 							NULL, assign_seed, NULL);
+	dpb_pg_ldp_define_gucs();
 	MarkGUCPrefixReserved("dpbayes");
 }
 

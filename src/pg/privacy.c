@@ -139,7 +139,8 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 		char	   *m = TextDatumGetCString(v[A_MECHANISM]);
 
 		p->mechanism = dpb_mechanism_from_name(m);
-		if (p->mechanism == 0 || p->mechanism == DPB_MECH_NONE)
+		if (p->mechanism == 0 || p->mechanism == DPB_MECH_NONE ||
+			p->mechanism == DPB_MECH_LDP_GAUSSIAN)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown noise mechanism \"%s\"", dpb_pg_quote(m, strlen(m))),

@@ -218,9 +218,9 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 	put_kv(rsinfo, "mechanism", dpb_mechanism_name(r.p.mechanism));
 	put_kv(rsinfo, "epsilon", fmt_num(r.p.epsilon));
 	put_kv(rsinfo, "delta", fmt_num(r.p.delta));
-	put_kv(rsinfo, r.p.mechanism == DPB_MECH_GAUSSIAN ? "l2 sensitivity" : "l1 sensitivity",
+	put_kv(rsinfo, dpb_mech_gaussian(r.p.mechanism) ? "l2 sensitivity" : "l1 sensitivity",
 		   fmt_num(r.sensitivity));
-	put_kv(rsinfo, r.p.mechanism == DPB_MECH_GAUSSIAN ? "noise sigma" : "laplace scale",
+	put_kv(rsinfo, dpb_mech_gaussian(r.p.mechanism) ? "noise sigma" : "laplace scale",
 		   fmt_num(r.noise_scale));
 	if (r.p.x_moments > 0)
 		put_kv(rsinfo, "x_moments", psprintf("%s of the budget on the moments of the features",

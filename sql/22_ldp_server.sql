@@ -1,0 +1,144 @@
+-- Local DP on the server (issue 11; docs/ldp.md "The server"): protocols
+-- built in SQL by the client's code (the canonical texts and calibrations
+-- printed here are compared byte for byte with the CLI's by
+-- test/ldp_cli.sh), the ingest check, simulation behind its superuser-only
+-- setting, and summing ss_* reports into a release for dpbayes.posterior.
+CREATE EXTENSION IF NOT EXISTS dpbayes;
+CREATE TABLE proto (k int PRIMARY KEY, p jsonb);
+INSERT INTO proto VALUES
+ (1, dpbayes.ldp_protocol('rr', 1)),
+ (2, dpbayes.ldp_protocol('oue', 1.3, categories => 4)),
+ (3, dpbayes.ldp_protocol('scalar_laplace', 0.7, lower => '{-1}', upper => '{3}')),
+ (4, dpbayes.ldp_protocol('scalar_gaussian', 1, delta => 1e-6, lower => '{-1}', upper => '{3}')),
+ (5, dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2, intercept => false, clip => 1, y_bound => 2, noise_weights => '{1,1,1}')),
+ (6, dpbayes.ldp_protocol('ss_logistic', 0.5, delta => 1e-6, d => 3, lower => '{0,0,0}', upper => '{1,2,3}')),
+ (7, dpbayes.ldp_protocol('ss_poisson', 2, delta => 1e-6, d => 1, y_bound => 10, noise_weights => '{1,2}')),
+ (8, dpbayes.ldp_protocol('linear_input', 1, delta => 1e-6, d => 2, y_bound => 3)),
+ (9, dpbayes.ldp_protocol('logistic_input', 2, delta => 1e-6, d => 3, clip => 2, label_share => 0.25));
+-- the published texts and calibrations, one per line (checked against the CLI)
+\pset format unaligned
+\pset tuples_only on
+SELECT dpbayes.ldp_protocol_text(p) FROM proto ORDER BY k;
+SELECT dpbayes.ldp_calibration_text(p) FROM proto ORDER BY k;
+\pset format aligned
+\pset tuples_only off
+-- the jsonb carries the id; parsing it back gives the same id and text; the
+-- calibration as jsonb equals its text
+SELECT k, p->>'mechanism' AS mechanism, p->>'id' = dpbayes.ldp_protocol_id(p) AS id_ok,
+       dpbayes.ldp_protocol_text(dpbayes.ldp_protocol_text(p)::jsonb) = dpbayes.ldp_protocol_text(p) AS text_ok,
+       dpbayes.ldp_calibration(p) = dpbayes.ldp_calibration_text(p)::jsonb AS calib_ok,
+       dpbayes.ldp_report_columns(p) AS columns
+FROM proto ORDER BY k;
+-- the id pinned in test/test_ldp.c; key order does not matter
+SELECT dpbayes.ldp_protocol_id('{"y_bound":2,"clip":1,"intercept":false,"d":2,"delta":0.00001,"epsilon":1,"mechanism":"ss_linear"}');
+-- invalid protocols: a changed key after publication, unknown mechanism,
+-- missing and foreign keys, non-finite values
+SELECT dpbayes.ldp_protocol_id(jsonb_set(p, '{epsilon}', '2')) FROM proto WHERE k = 1;
+SELECT dpbayes.ldp_protocol('gauss', 1);
+SELECT dpbayes.ldp_protocol('rr; drop', 1);
+SELECT dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2);
+SELECT dpbayes.ldp_protocol('rr', 1, delta => 0.1);
+SELECT dpbayes.ldp_protocol('rr', 'infinity');
+SELECT dpbayes.ldp_protocol('rr', NULL);
+SELECT dpbayes.ldp_protocol('scalar_laplace', 1, lower => '{0,1}', upper => '{2,3}');
+SELECT dpbayes.ldp_protocol('logistic_input', 1, delta => 1e-6, d => 2, label_share => 1);
+SELECT dpbayes.ldp_calibration('{"mechanism":"rr"}');
+SELECT dpbayes.ldp_calibration('[1, 2]');
+
+-- simulation is refused without the setting, and only a superuser may set it
+SELECT dpbayes_sim.randomize_raw_record_not_ldp(p, '{1}') FROM proto WHERE k = 1;
+CREATE ROLE dpb_ldp_user;
+SET ROLE dpb_ldp_user;
+SET dpbayes.allow_simulation = on;
+RESET ROLE;
+DROP ROLE dpb_ldp_user;
+SET dpbayes.allow_simulation = on;
+SET dpbayes.insecure_noise_seed = 22;
+
+-- ldp_check: simulated reports pass; wrong width, NULL, NaN, off the grid,
+-- implausible values and labels fail
+CREATE TABLE sim AS
+SELECT k, p, dpbayes_sim.randomize_raw_record_not_ldp(p, rec) AS z
+FROM proto JOIN (VALUES (1, '{1}'::float8[]), (2, '{3}'), (3, '{10}'), (4, '{0.5}'),
+      (5, '{0.3,-0.4,1.5}'), (6, '{0.2,1.5,2,1}'), (7, '{0.5,4}'), (8, '{3,4,-7}'),
+      (9, '{0.2,-0.5,1,1}')) v(kk, rec) ON k = kk;
+SELECT k, dpbayes.ldp_check(z, p) AS ok,
+       dpbayes.ldp_check(z || 0.0::float8, p) AS wider,
+       dpbayes.ldp_check(NULL, p) AS null_report,
+       dpbayes.ldp_check(array_fill(NULL::float8, ARRAY[array_length(z, 1)]), p) AS null_values,
+       dpbayes.ldp_check(array_fill('NaN'::float8, ARRAY[array_length(z, 1)]), p) AS nan,
+       dpbayes.ldp_check(array_fill(1e12::float8, ARRAY[array_length(z, 1)]), p) AS implausible,
+       dpbayes.ldp_check(array_fill(0.5::float8, ARRAY[array_length(z, 1)]), p) AS half
+FROM sim ORDER BY k;
+-- an off-grid value (half a grid step of a Gaussian report)
+SELECT dpbayes.ldp_check(z[1:2] || (z[3] + 2 ^ ((dpbayes.ldp_calibration(p)->>'grid_exp_y')::int - 1)), p) AS off_grid
+FROM sim WHERE k = 8;
+-- a reports table with the check as a constraint
+CREATE TABLE reports (protocol_id text NOT NULL, report float8[] NOT NULL,
+  CHECK (dpbayes.ldp_check(report, '{"format":"dpbayes-ldp-protocol","version":1,"mechanism":"rr","epsilon":1}')));
+INSERT INTO reports VALUES ('x', '{1}'), ('x', '{0}');
+INSERT INTO reports VALUES ('x', '{0.5}');
+INSERT INTO reports VALUES ('x', '{1,0}');
+DROP TABLE reports;
+DROP TABLE sim;
+
+-- ldp_release: 40000 simulated ss_linear reports (eps = 10 each) of
+-- y = 1.0 x1 - 0.5 x2 + N(0, 0.5^2), x uniform on [-1, 1]^2
+SELECT setseed(0.22);
+CREATE TABLE lin AS
+SELECT ARRAY[a, b] AS x, 1.0 * a - 0.5 * b + 0.5 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS y
+FROM (SELECT 2 * random() - 1 AS a, 2 * random() - 1 AS b FROM generate_series(1, 40000)) s;
+CREATE TABLE linp AS SELECT dpbayes.ldp_protocol('ss_linear', 10, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}', y_bound => 3) AS p;
+CREATE TABLE linrep AS
+SELECT dpbayes_sim.report_protocol_id(p) AS protocol_id,
+       dpbayes_sim.randomize_raw_record_not_ldp(p, x || y) AS report
+FROM lin, linp;
+SELECT count(*), count(*) FILTER (WHERE dpbayes.ldp_check(report, p)) AS valid,
+       bool_and(protocol_id = 'insecure_test:' || dpbayes.ldp_protocol_id(p)) AS stamped
+FROM linrep, linp;
+CREATE TABLE linrel AS
+SELECT dpbayes.ldp_release(protocol_id, report, p) AS r, dpbayes.ldp_release(report, p) AS r2
+FROM linrep, linp GROUP BY p;
+-- an ordinary release: mechanism ldp_gaussian, n = 20000, insecure from the
+-- stamped ids (the id-less form cannot know), the noise sd of the sum
+-- sqrt(N) times a report's, values equal to the plain sums of the reports
+SELECT dpbayes.release_json(r)->>'mechanism' AS mechanism, dpbayes.release_json(r)->>'n' AS n,
+       dpbayes.release_json(r)->>'insecure_test_noise' AS insecure,
+       dpbayes.release_json(r2)->>'insecure_test_noise' AS insecure_without_ids,
+       abs((dpbayes.release_json(r)#>>'{blocks,0,noise_sd,0}')::float8
+           / (dpbayes.ldp_calibration(p)#>>'{noise_sd,0}')::float8 / sqrt(40000) - 1) < 1e-12 AS sd_sqrt_n
+FROM linrel, linp;
+SELECT bool_and(st.value = t.v) AS sums_match, count(*) AS entries
+FROM linrel, dpbayes.release_stats(r) WITH ORDINALITY AS st
+JOIN (SELECT i, sum(report[i]) AS v FROM linrep, generate_series(1, 5) i GROUP BY i) t
+  ON t.i = st.ordinality;
+-- the text form round-trips (validation accepts exactly this)
+SELECT r::text::dpbayes.release::text = r::text AS round_trip FROM linrel;
+SELECT replace(r::text, '"n": 40000', '"n": 0')::dpbayes.release FROM linrel;
+-- The posterior of the linear model (Gibbs on the latent exact sums) mixes
+-- slowly at local-DP noise levels (docs/ldp.md): only coverage here.
+SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 1.0 WHEN 'theta[x2]' THEN -0.5 ELSE 0.5 END) < 3 * sd AS covers
+FROM linrel, dpbayes.posterior_summary(r, draws => 200, chains => 2, warmup => 200, seed => 7,
+                                        options => '{"thin": 5}')
+ORDER BY variable;
+-- logistic regression from 40000 ss_logistic reports (eps = 5 each) of
+-- P(y = 1) = sigmoid(2 x1 - x2): the existing posterior (NUTS, the exact
+-- sums marginalised) covers the truth, is informative and mixes
+CREATE TABLE logp AS SELECT dpbayes.ldp_protocol('ss_logistic', 5, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}') AS p;
+CREATE TABLE logrel AS
+SELECT dpbayes.ldp_release(dpbayes_sim.report_protocol_id(p),
+         dpbayes_sim.randomize_raw_record_not_ldp(p, x || CASE WHEN random() < 1 / (1 + exp(-(2 * x[1] - x[2]))) THEN 1.0 ELSE -1.0 END), p) AS r
+FROM lin, logp;
+SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 2.0 ELSE -1.0 END) < 3 * sd AS covers,
+       sd < 0.3 AS informative, rhat < 1.05 AS mixed
+FROM logrel, dpbayes.posterior_summary(r, draws => 300, chains => 2, warmup => 300, seed => 7)
+ORDER BY variable;
+-- a report of another protocol, a corrupted report, and rr reports
+SELECT dpbayes.ldp_release('0000', report, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release(report || 1.0::float8, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release('{1}'::float8[], p) FROM proto WHERE k = 1;
+RESET dpbayes.insecure_noise_seed;
+RESET dpbayes.allow_simulation;
+DROP TABLE lin, linp, linrep, linrel, logp, logrel, proto;

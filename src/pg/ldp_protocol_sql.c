@@ -1,0 +1,408 @@
+/*
+ * ldp_protocol_sql.c — the local-DP protocol in SQL (docs/ldp.md "The
+ * server"): the constructor dpbayes.ldp_protocol(...), its canonical text,
+ * id and calibration, and the ingest check dpbayes.ldp_check(report,
+ * protocol).  Every function parses the protocol with the client's code
+ * (src/core/ldp), so client and server agree byte for byte.
+ */
+#include "ldp_pg.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#define PLAUSIBLE_SD 12.0		/* Gaussian: 2 Phi(-12) = 3.6e-33 per entry */
+#define PLAUSIBLE_LAPLACE 40.0	/* Laplace: e^-40 = 4.2e-18 per entry */
+
+static void
+raise_protocol(dpb_status st, const dpb_err *err)
+{
+	dpb_pg_raise(st == DPB_ENOMEM ? st : DPB_EINVAL, err, ERRCODE_INVALID_PARAMETER_VALUE);
+}
+
+/* the plausible range of every report entry (post-processing of public
+ * quantities only) */
+static void
+set_ranges(LdpProto *lp)
+{
+	const dpb_ldp_protocol *p = &lp->p;
+	const dpb_ldp_calib *c = &lp->c;
+	int			k;
+
+	switch (p->mech)
+	{
+		case DPB_LDP_RR:
+		case DPB_LDP_OUE:
+			for (k = 0; k < lp->n; k++)
+			{
+				lp->lo[k] = 0;
+				lp->hi[k] = 1;
+			}
+			break;
+		case DPB_LDP_SCALAR_LAPLACE:
+		case DPB_LDP_SCALAR_GAUSSIAN:
+			{
+				double		w = p->mech == DPB_LDP_SCALAR_LAPLACE ?
+					PLAUSIBLE_LAPLACE * ldexp((double) c->lap_t, c->grid_exp) :
+					PLAUSIBLE_SD * ldexp(sqrt((double) c->gauss_sigma2), c->grid_exp);
+
+				lp->lo[0] = p->lower - w;
+				lp->hi[0] = p->upper + w;
+				break;
+			}
+		case DPB_LDP_LINEAR_INPUT:
+		case DPB_LDP_LOGISTIC_INPUT:
+			for (k = 0; k <= p->d; k++)
+			{
+				double		b = k < p->d ? p->clip : p->y_bound,
+							sd = c->in_sd[k < p->d ? 0 : 1];
+
+				lp->gexp[k] = c->in_gexp[k < p->d ? 0 : 1];
+				lp->lo[k] = -b - PLAUSIBLE_SD * sd;
+				lp->hi[k] = b + PLAUSIBLE_SD * sd;
+				if (k == p->d && p->mech == DPB_LDP_LOGISTIC_INPUT)
+				{
+					lp->lo[k] = 0;
+					lp->hi[k] = 1;
+				}
+			}
+			break;
+		default:
+			{
+				/*
+				 * ss_*: one record's entry k lies within its block's L2
+				 * sensitivity of the value at a centre record (x = 0),
+				 * which itself is at most the block's range: |t_k| <= 2
+				 * block_sens, plus the noise.
+				 */
+				double	   *sd = palloc(sizeof(double) * lp->n);
+				dpb_entry	e;
+
+				dpb_release_noise_sd(&c->rel, sd);
+				for (k = 0; k < lp->n; k++)
+				{
+					double		w;
+
+					dpb_layout_entry(&c->L, k, &e);
+					lp->gexp[k] = c->rel.grid_exp[e.block];
+					w = 2 * c->rel.block_sens[e.block] + PLAUSIBLE_SD * sd[k];
+					lp->lo[k] = -w;
+					lp->hi[k] = w;
+				}
+				pfree(sd);
+			}
+	}
+}
+
+void
+dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
+{
+	char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	dpb_err		err;
+	dpb_status	st;
+	MemoryContext old;
+
+	memset(&err, 0, sizeof(err));
+	if ((st = dpb_ldp_protocol_parse(txt, &lp->p, &err)) != DPB_OK ||
+		(st = dpb_ldp_calibrate(&lp->p, &lp->c, &err)) != DPB_OK)
+		raise_protocol(st, &err);
+	pfree(txt);
+	lp->n = lp->c.report_len;
+	old = MemoryContextSwitchTo(cxt);
+	lp->gexp = palloc0(sizeof(int) * lp->n);
+	lp->lo = palloc(sizeof(double) * lp->n);
+	lp->hi = palloc(sizeof(double) * lp->n);
+	set_ranges(lp);
+	MemoryContextSwitchTo(old);
+}
+
+LdpProto *
+dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
+{
+	LdpProto   *lp = *cache;
+	Size		len = VARSIZE(jb);
+
+	if (lp != NULL && lp->len == len && memcmp(lp->bytes, jb, len) == 0)
+		return lp;
+	lp = MemoryContextAllocZero(cxt, sizeof(LdpProto));
+	dpb_pg_ldp_parse(jb, lp, cxt);
+	lp->bytes = MemoryContextAlloc(cxt, len);
+	memcpy(lp->bytes, jb, len);
+	lp->len = len;
+	*cache = lp;
+	return lp;
+}
+
+int
+dpb_pg_ldp_report_ok(const LdpProto *lp, const double *z)
+{
+	int			k;
+
+	for (k = 0; k < lp->n; k++)
+		if (!(z[k] >= lp->lo[k] && z[k] <= lp->hi[k]))	/* NaN fails too */
+			return 0;
+	return dpb_ldp_report_on_grid(&lp->p, &lp->c, z);
+}
+
+double *
+dpb_pg_ldp_report_values(ArrayType *a, const LdpProto *lp, const char **why)
+{
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+	{
+		*why = "The report must be a double precision array.";
+		return NULL;
+	}
+	if (ARR_NDIM(a) != 1 || ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != lp->n)
+	{
+		*why = "The report must be a one-dimensional array of the protocol's report_len values.";
+		return NULL;
+	}
+	if (ARR_HASNULL(a) && array_contains_nulls(a))
+	{
+		*why = "The report must not contain NULL values.";
+		return NULL;
+	}
+	return (double *) ARR_DATA_PTR(a);
+}
+
+/* ---- SQL functions ---- */
+
+static LdpProto *
+fn_protocol(FunctionCallInfo fcinfo, int argno)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol must not be null")));
+	return dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
+							 PG_GETARG_JSONB_P(argno), fcinfo->flinfo->fn_mcxt);
+}
+
+static text *
+buf_text(dpb_buf *b, dpb_status st)
+{
+	text	   *t;
+
+	if (st != DPB_OK || b->oom)
+	{
+		dpb_buf_free(b);
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+	}
+	t = cstring_to_text(b->data);
+	dpb_buf_free(b);
+	return t;
+}
+
+static Datum
+text_jsonb(text *t)
+{
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(text_to_cstring(t)));
+}
+
+/* a JSON number from a double argument (finite) */
+static void
+put_num(StringInfo s, const char *key, double v)
+{
+	char		num[32];
+
+	if (!isfinite(v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be finite", key)));
+	dpb_ldp_format_double(v, num);
+	appendStringInfo(s, ",\"%s\":%s", key, num);
+}
+
+static void
+put_arr(StringInfo s, const char *key, ArrayType *a, bool scalar)
+{
+	Datum	   *el;
+	bool	   *nulls;
+	int			n,
+				i;
+
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be a one-dimensional array", key)));
+	deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &el, &nulls, &n);
+	if (n > DPB_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s has too many elements", key)));
+	if (scalar && n != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must have one element for a scalar mechanism", key)));
+	for (i = 0; i < n; i++)
+		if (nulls[i] || !isfinite(DatumGetFloat8(el[i])))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s must not contain NULL or non-finite values", key)));
+	if (scalar)
+	{
+		put_num(s, key, DatumGetFloat8(el[0]));
+		return;
+	}
+	appendStringInfo(s, ",\"%s\":[", key);
+	for (i = 0; i < n; i++)
+	{
+		char		num[32];
+
+		dpb_ldp_format_double(DatumGetFloat8(el[i]), num);
+		appendStringInfo(s, "%s%s", i ? "," : "", num);
+	}
+	appendStringInfoChar(s, ']');
+}
+
+/*
+ * dpbayes.ldp_protocol(mechanism, epsilon, delta, d, categories, lower,
+ * upper, clip, y_bound, intercept, noise_weights, y_noise_ratio,
+ * label_share): the published protocol (canonical keys plus "id") as
+ * jsonb.  NULL arguments are absent keys; the core's parser validates.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol);
+Datum
+dpbayes_ldp_protocol(PG_FUNCTION_ARGS)
+{
+	StringInfoData s;
+	char	   *mech;
+	const char *c;
+	bool		scalar;
+	dpb_ldp_protocol p;
+	dpb_err		err;
+	dpb_buf		b;
+	dpb_status	st;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("mechanism and epsilon must not be null")));
+	mech = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	for (c = mech; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || *c == '_'))
+			break;
+	if (*c != '\0' || strlen(mech) > 32)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown local-DP mechanism"),
+				 errhint("Use rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson, linear_input or logistic_input.")));
+	scalar = strncmp(mech, "scalar_", 7) == 0;
+	initStringInfo(&s);
+	appendStringInfo(&s, "{\"mechanism\":\"%s\"", mech);
+	put_num(&s, "epsilon", PG_GETARG_FLOAT8(1));
+	if (!PG_ARGISNULL(2))
+		put_num(&s, "delta", PG_GETARG_FLOAT8(2));
+	if (!PG_ARGISNULL(3))
+		appendStringInfo(&s, ",\"d\":%d", PG_GETARG_INT32(3));
+	if (!PG_ARGISNULL(4))
+		appendStringInfo(&s, ",\"categories\":%d", PG_GETARG_INT32(4));
+	if (!PG_ARGISNULL(5))
+		put_arr(&s, "lower", PG_GETARG_ARRAYTYPE_P(5), scalar);
+	if (!PG_ARGISNULL(6))
+		put_arr(&s, "upper", PG_GETARG_ARRAYTYPE_P(6), scalar);
+	if (!PG_ARGISNULL(7))
+		put_num(&s, "clip", PG_GETARG_FLOAT8(7));
+	if (!PG_ARGISNULL(8))
+		put_num(&s, "y_bound", PG_GETARG_FLOAT8(8));
+	if (!PG_ARGISNULL(9))
+		appendStringInfo(&s, ",\"intercept\":%s", PG_GETARG_BOOL(9) ? "true" : "false");
+	if (!PG_ARGISNULL(10))
+		put_arr(&s, "noise_weights", PG_GETARG_ARRAYTYPE_P(10), false);
+	if (!PG_ARGISNULL(11))
+		put_num(&s, "y_noise_ratio", PG_GETARG_FLOAT8(11));
+	if (!PG_ARGISNULL(12))
+		put_num(&s, "label_share", PG_GETARG_FLOAT8(12));
+	appendStringInfoChar(&s, '}');
+	memset(&err, 0, sizeof(err));
+	if ((st = dpb_ldp_protocol_parse(s.data, &p, &err)) != DPB_OK)
+		raise_protocol(st, &err);
+	dpb_buf_init(&b);
+	st = dpb_ldp_protocol_to_json(&p, &b);
+	PG_RETURN_DATUM(text_jsonb(buf_text(&b, st)));
+}
+
+/* dpbayes.ldp_protocol_text(jsonb): the canonical text with its id, byte for
+ * byte what `dpbayes-ldp protocol` prints (the text to publish) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_text);
+Datum
+dpbayes_ldp_protocol_text(PG_FUNCTION_ARGS)
+{
+	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	dpb_buf		b;
+
+	dpb_buf_init(&b);
+	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_protocol_to_json(&lp->p, &b)));
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_id);
+Datum
+dpbayes_ldp_protocol_id(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(fn_protocol(fcinfo, 0)->p.id));
+}
+
+/* dpbayes.ldp_calibration_text(jsonb): what `dpbayes-ldp calibration`
+ * prints; dpbayes.ldp_calibration(jsonb) the same as jsonb */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration_text);
+Datum
+dpbayes_ldp_calibration_text(PG_FUNCTION_ARGS)
+{
+	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	dpb_buf		b;
+
+	dpb_buf_init(&b);
+	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_calib_to_json(&lp->p, &lp->c, &b)));
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration);
+Datum
+dpbayes_ldp_calibration(PG_FUNCTION_ARGS)
+{
+	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	dpb_buf		b;
+
+	dpb_buf_init(&b);
+	PG_RETURN_DATUM(text_jsonb(buf_text(&b, dpb_ldp_calib_to_json(&lp->p, &lp->c, &b))));
+}
+
+/* dpbayes.ldp_report_columns(jsonb): the report's column labels */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_report_columns);
+Datum
+dpbayes_ldp_report_columns(PG_FUNCTION_ARGS)
+{
+	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	Datum	   *el = palloc(sizeof(Datum) * lp->n);
+	char		buf[4 * DPB_NAME_LEN];
+	int			k;
+
+	for (k = 0; k < lp->n; k++)
+	{
+		dpb_ldp_report_label(&lp->p, &lp->c, k, buf, sizeof(buf));
+		el[k] = PointerGetDatum(cstring_to_text(buf));
+	}
+	PG_RETURN_ARRAYTYPE_P(construct_array(el, lp->n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+/*
+ * dpbayes.ldp_check(report float8[], protocol jsonb) -> boolean, IMMUTABLE:
+ * true when the report has the protocol's width, no NULL, every value
+ * finite, on its public grid and within its plausible range.  A NULL report
+ * is false (so that a CHECK constraint refuses it).  It cannot prove that a
+ * client randomized honestly (docs/ldp.md, threat model).
+ */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_check);
+Datum
+dpbayes_ldp_check(PG_FUNCTION_ARGS)
+{
+	LdpProto   *lp = fn_protocol(fcinfo, 1);
+	const char *why;
+	double	   *z;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_BOOL(false);
+	z = dpb_pg_ldp_report_values(PG_GETARG_ARRAYTYPE_P(0), lp, &why);
+	PG_RETURN_BOOL(z != NULL && dpb_pg_ldp_report_ok(lp, z));
+}

@@ -1,0 +1,313 @@
+/*
+ * ldp_release.c — dpbayes.ldp_release(report, protocol) and
+ * dpbayes.ldp_release(protocol_id, report, protocol): sum the reports of an
+ * ss_* protocol (each a one-record, replace-one Gaussian release of t(x, y))
+ * into an ordinary dpbayes.release with mechanism "ldp_gaussian" and n the
+ * number of reports (docs/ldp.md "The server", docs/release-format.md).
+ *
+ * No noise is added: the reports are already private.  Every report value
+ * is an integer multiple of its block's grid, so the sums are kept exactly
+ * as 128-bit integers in grid units; the noise of the sum is N times a
+ * report's (D = N Sigma*), which the release's noise_sd carries.  A report
+ * off its grid, out of its plausible range or of the wrong width is an
+ * error, as is a protocol id that does not match (the id form); a report
+ * stamped "insecure_test:" by the test build of the client makes the
+ * release insecure.
+ */
+#include "ldp_pg.h"
+
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+typedef struct LdpSum
+{
+	LdpProto   *lp;
+	int64		n;
+	bool		insecure;
+	dpb_i128   *sum;			/* lp->n sums in grid units */
+} LdpSum;
+
+#define SUM_MAGIC 0x4450424c	/* "DPBL" */
+
+static LdpSum *
+sum_new(MemoryContext cxt, LdpProto *lp)
+{
+	LdpSum	   *s = MemoryContextAllocZero(cxt, sizeof(LdpSum));
+
+	s->lp = lp;
+	/* 128-bit integers need 16-byte alignment (palloc gives 8) */
+	s->sum = (dpb_i128 *) TYPEALIGN(16, MemoryContextAllocZero(cxt, sizeof(dpb_i128) * (lp->n + 1)));
+	return s;
+}
+
+static void
+require_ss(const LdpProto *lp)
+{
+	dpb_ldp_mech m = lp->p.mech;
+
+	if (m != DPB_LDP_SS_LINEAR && m != DPB_LDP_SS_LOGISTIC && m != DPB_LDP_SS_POISSON)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("dpbayes.ldp_release sums the reports of an ss_linear, ss_logistic or ss_poisson protocol"),
+				 errhint("The reports of the other mechanisms are collected by dpbayes.ldp_collect.")));
+}
+
+static Datum
+trans(FunctionCallInfo fcinfo, int idarg)
+{
+	MemoryContext aggcxt;
+	LdpSum	   *s;
+	LdpProto   *lp;
+	Jsonb	   *jb;
+	double	   *z;
+	const char *why = NULL;
+	int			k,
+				rarg = idarg + 1;
+	bool		insecure = false;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release transition function called in non-aggregate context")));
+	if (PG_ARGISNULL(rarg + 1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol must not be null")));
+	jb = PG_GETARG_JSONB_P(rarg + 1);
+	s = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
+	if (s == NULL)
+	{
+		lp = NULL;
+		lp = dpb_pg_ldp_cached(&lp, jb, aggcxt);
+		require_ss(lp);
+		s = sum_new(aggcxt, lp);
+	}
+	else
+	{
+		lp = s->lp;
+		if (lp->len != VARSIZE(jb) || memcmp(lp->bytes, jb, lp->len) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the protocol must be the same for every report of a group")));
+	}
+	if (idarg > 0)
+	{
+		char	   *id;
+
+		if (PG_ARGISNULL(1))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("a report's protocol id must not be null")));
+		id = text_to_cstring(PG_GETARG_TEXT_PP(1));
+		if (strncmp(id, "insecure_test:", 14) == 0)
+		{
+			insecure = true;
+			id += 14;
+		}
+		if (strcmp(id, lp->p.id) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("report %lld was made under another protocol", (long long) s->n + 1),
+					 errdetail("Its protocol id is not the id of the given protocol.")));
+	}
+	if (PG_ARGISNULL(rarg))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("report %lld is null", (long long) s->n + 1),
+				 errhint("Filter missing reports explicitly (WHERE report IS NOT NULL).")));
+	z = dpb_pg_ldp_report_values(PG_GETARG_ARRAYTYPE_P(rarg), lp, &why);
+	if (z == NULL || !dpb_pg_ldp_report_ok(lp, z))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("report %lld is not a valid report of the protocol", (long long) s->n + 1),
+				 errdetail("%s", why ? why :
+						   "A value is not finite, not on its public grid or outside its plausible range."),
+				 errhint("Validate reports on ingest with a CHECK constraint using dpbayes.ldp_check.")));
+	for (k = 0; k < lp->n; k++)
+		s->sum[k] += (dpb_i128) (int64) ldexp(z[k], -lp->gexp[k]);	/* exact: |.| <= 2^53 */
+	s->n++;
+	s->insecure |= insecure;
+	PG_RETURN_POINTER(s);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans);
+Datum
+dpbayes_ldp_release_trans(PG_FUNCTION_ARGS)
+{
+	return trans(fcinfo, 0);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id);
+Datum
+dpbayes_ldp_release_trans_id(PG_FUNCTION_ARGS)
+{
+	return trans(fcinfo, 1);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_combine);
+Datum
+dpbayes_ldp_release_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	LdpSum	   *a,
+			   *b,
+			   *c;
+	int			k;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release combine function called in non-aggregate context")));
+	a = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
+	b = PG_ARGISNULL(1) ? NULL : (LdpSum *) PG_GETARG_POINTER(1);
+	if (b == NULL)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	if (a == NULL)
+	{
+		/* copy b into the aggregate context */
+		LdpProto   *lp = MemoryContextAlloc(aggcxt, sizeof(LdpProto));
+
+		*lp = *b->lp;
+		lp->bytes = MemoryContextAlloc(aggcxt, lp->len);
+		memcpy(lp->bytes, b->lp->bytes, lp->len);
+		lp->gexp = MemoryContextAlloc(aggcxt, sizeof(int) * lp->n);
+		memcpy(lp->gexp, b->lp->gexp, sizeof(int) * lp->n);
+		lp->lo = lp->hi = NULL;	/* not needed after the transitions */
+		c = sum_new(aggcxt, lp);
+		c->n = b->n;
+		c->insecure = b->insecure;
+		memcpy(c->sum, b->sum, sizeof(dpb_i128) * lp->n);
+		PG_RETURN_POINTER(c);
+	}
+	if (a->lp->len != b->lp->len || memcmp(a->lp->bytes, b->lp->bytes, a->lp->len) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the protocol must be the same for every report of a group")));
+	for (k = 0; k < a->lp->n; k++)
+		a->sum[k] += b->sum[k];
+	a->n += b->n;
+	a->insecure |= b->insecure;
+	PG_RETURN_POINTER(a);
+}
+
+/* serialized: magic u32 | insecure u32 | n i64 | protocol length u32 |
+ * nsums u32 | protocol jsonb bytes | sums (native layout, between processes
+ * of one server) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_serialize);
+Datum
+dpbayes_ldp_release_serialize(PG_FUNCTION_ARGS)
+{
+	LdpSum	   *s = (LdpSum *) PG_GETARG_POINTER(0);
+	uint32		hdr[2] = {SUM_MAGIC, s->insecure ? 1 : 0},
+				len[2] = {(uint32) s->lp->len, (uint32) s->lp->n};
+	Size		sz = sizeof(hdr) + sizeof(int64) + sizeof(len) + s->lp->len +
+		sizeof(dpb_i128) * s->lp->n;
+	bytea	   *out = palloc(VARHDRSZ + sz);
+	char	   *p = VARDATA(out);
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release serialize function called in non-aggregate context")));
+	SET_VARSIZE(out, VARHDRSZ + sz);
+	memcpy(p, hdr, sizeof(hdr));
+	p += sizeof(hdr);
+	memcpy(p, &s->n, sizeof(int64));
+	p += sizeof(int64);
+	memcpy(p, len, sizeof(len));
+	p += sizeof(len);
+	memcpy(p, s->lp->bytes, s->lp->len);
+	p += s->lp->len;
+	memcpy(p, s->sum, sizeof(dpb_i128) * s->lp->n);
+	PG_RETURN_BYTEA_P(out);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_deserialize);
+Datum
+dpbayes_ldp_release_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	bytea	   *in;
+	const char *p;
+	Size		sz;
+	uint32		hdr[2],
+				len[2];
+	int64		n;
+	LdpProto   *lp = NULL;
+	LdpSum	   *s;
+	Jsonb	   *jb;
+	const Size	fixed = sizeof(hdr) + sizeof(int64) + sizeof(len);
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release deserialize function called in non-aggregate context")));
+	in = PG_GETARG_BYTEA_PP(0);
+	p = VARDATA_ANY(in);
+	sz = VARSIZE_ANY_EXHDR(in);
+	if (sz < fixed)
+		goto corrupt;
+	memcpy(hdr, p, sizeof(hdr));
+	memcpy(&n, p + sizeof(hdr), sizeof(int64));
+	memcpy(len, p + sizeof(hdr) + sizeof(int64), sizeof(len));
+	if (hdr[0] != SUM_MAGIC || hdr[1] > 1 || n < 0 || len[0] < VARHDRSZ ||
+		len[1] < 1 || len[1] > 100000 ||
+		sz != fixed + len[0] + sizeof(dpb_i128) * (Size) len[1])
+		goto corrupt;
+	jb = palloc(len[0]);
+	memcpy(jb, p + fixed, len[0]);
+	if (VARSIZE(jb) != len[0])
+		goto corrupt;
+	lp = dpb_pg_ldp_cached(&lp, jb, aggcxt);
+	if ((uint32) lp->n != len[1])
+		goto corrupt;
+	s = sum_new(aggcxt, lp);
+	s->n = n;
+	s->insecure = hdr[1] == 1;
+	memcpy(s->sum, p + fixed + len[0], sizeof(dpb_i128) * lp->n);
+	PG_RETURN_POINTER(s);
+corrupt:
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg("invalid ldp_release aggregate state")));
+	PG_RETURN_NULL();
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_final);
+Datum
+dpbayes_ldp_release_final(PG_FUNCTION_ARGS)
+{
+	LdpSum	   *s = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
+	dpb_release r;
+	dpb_err		err;
+	dpb_status	st;
+	int			k;
+
+	if (s == NULL || s->n == 0)
+		PG_RETURN_NULL();
+	r = s->lp->c.rel;
+	r.p.mechanism = DPB_MECH_LDP_GAUSSIAN;
+	r.n = s->n;
+	r.insecure = s->insecure ? 1 : 0;
+	r.stats = palloc(sizeof(double) * s->lp->n);
+	for (k = 0; k < s->lp->n; k++)
+	{
+		/* |sum| < 2^53 grid units: exactly representable */
+		if (s->sum[k] >= ((dpb_i128) 1 << 53) || s->sum[k] <= -((dpb_i128) 1 << 53))
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("the sum of the reports is too large to be represented exactly"),
+					 errhint("Sum fewer reports per group.")));
+		r.stats[k] = ldexp((double) (int64) s->sum[k], s->lp->gexp[k]);
+	}
+	memset(&err, 0, sizeof(err));
+	if ((st = dpb_release_calibrate(&r, &err)) != DPB_OK ||
+		(st = dpb_release_validate(&r, &err)) != DPB_OK)
+		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+}
