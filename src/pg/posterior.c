@@ -462,7 +462,7 @@ dpb_pg_interrupt(void)
 void
 dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 {
-	sampler_finish(st, err, dr);
+	sampler_finish(st, err, dr, "nuts");
 }
 
 void
