@@ -116,8 +116,8 @@ JOIN (SELECT i, sum(report[i]) AS v FROM linrep, generate_series(1, 5) i GROUP B
 -- the text form round-trips (validation accepts exactly this)
 SELECT r::text::dpbayes.release::text = r::text AS round_trip FROM linrel;
 SELECT replace(r::text, '"n": 40000', '"n": 0')::dpbayes.release FROM linrel;
--- The posterior of the linear model (Gibbs on the latent exact sums) mixes
--- slowly at local-DP noise levels (docs/ldp.md): only coverage here.
+-- The posterior of the linear model (the default sampler: NUTS on the
+-- marginal release likelihood) covers the truth.
 SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 1.0 WHEN 'theta[x2]' THEN -0.5 ELSE 0.5 END) < 3 * sd AS covers
 FROM linrel, dpbayes.posterior_summary(r, draws => 200, chains => 2, warmup => 200, seed => 7,
                                         options => '{"thin": 5}')
