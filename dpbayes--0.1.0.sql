@@ -665,8 +665,10 @@ BEGIN
        AND NOT pg_has_role(session_user, ds.registered_by, 'MEMBER')
        AND NOT EXISTS (SELECT 1 FROM dpbayes.dataset_grant gr
                        WHERE gr.relation = dataset AND pg_has_role(session_user, gr.grantee, 'MEMBER')) THEN
-        RAISE EXCEPTION 'permission denied for dataset' USING ERRCODE = '42501',
-            HINT = 'A data owner grants it with dpbayes.grant_dataset().';
+        -- recorded (the caller commits), then refused by dpbayes.release
+        INSERT INTO dpbayes.audit (relation, request_id, spec, outcome)
+        VALUES (dataset, request_id, spec, 'refused: not granted');
+        RETURN 'not_granted';
     END IF;
     SELECT * INTO old FROM dpbayes.charge g WHERE g.request_id = _charge.request_id;
     IF FOUND THEN
@@ -887,6 +889,11 @@ BEGIN
     END IF;
     st := dpbayes._charge(dataset, model, response, features, privacy, request_id, group_by, group_keys);
     COMMIT;
+    IF st = 'not_granted' THEN
+        RAISE EXCEPTION 'permission denied for dataset' USING ERRCODE = '42501',
+            DETAIL = 'Nothing was released and nothing was charged.',
+            HINT = 'A data owner grants it with dpbayes.grant_dataset().';
+    END IF;
     IF st = 'over_budget' THEN
         RAISE EXCEPTION 'the privacy budget of the dataset would be exceeded (SQLSTATE DP001)'
             USING ERRCODE = 'DP001',
