@@ -137,6 +137,7 @@ SELECT rolsuper FROM pg_roles WHERE rolname = 'dpbayes_owner';
 SET SESSION AUTHORIZATION dpbayes_owner;
 CREATE TABLE gov_own AS SELECT * FROM gov_pat;
 SELECT dpbayes.register_dataset('gov_own', 1.5, 0);
+SELECT dpbayes.grant_dataset('gov_own', 'dpbayes_analyst');
 RESET SESSION AUTHORIZATION;
 SET SESSION AUTHORIZATION dpbayes_analyst;
 SELECT pg_temp.err($q$SELECT count(*) FROM gov_own$q$);

@@ -16,7 +16,8 @@ set -euo pipefail
 #          SHA-256 for the LDP protocol id).
 # Tests:   postgresql-15 (server: initdb, pg_ctl, postgres),
 #          postgresql-client-15 (psql, pg_regress), diffutils (pg_regress
-#          diffs), util-linux (runuser), passwd (useradd).
+#          diffs), util-linux (runuser), passwd (useradd), postgresql-15-cron
+#          (pg_cron: the scheduled governed releases test, test/cron_job.sh).
 # Demo:    gnuplot-nox (the PNG of `make demo`, the figures in docs/).
 PACKAGES=(
 	make
@@ -26,6 +27,7 @@ PACKAGES=(
 	postgresql-15
 	postgresql-client-15
 	postgresql-server-dev-15
+	postgresql-15-cron
 	libgsl-dev
 	libopenblas-dev
 	libssl-dev

@@ -172,6 +172,16 @@ full_page_writes = off
 logging_collector = off
 log_line_prefix = '%m [%p] %q%u@%d '
 EOF
+	# pg_cron (postgresql-15-cron, test/deps.sh): its launcher lives in the
+	# database postgres and runs jobs over libpq through the socket
+	# (test/cron_job.sh; docs/governance.md §7).
+	if [ -f "$("$PG_CONFIG" --pkglibdir)/pg_cron.so" ]; then
+		cat >>"$PGC_DATA/postgresql.conf" <<EOF
+shared_preload_libraries = 'pg_cron'
+cron.database_name = 'postgres'
+cron.host = '$PGC_SOCK'
+EOF
+	fi
 
 	if ! _pgc_as_user "$PGC_BIN/pg_ctl" -D "$PGC_DATA" -l "$PGC_LOG" -w -t 60 \
 		start >"$PGC_DIR/pg_ctl.log" 2>&1; then

@@ -13,6 +13,10 @@
 #                           database dpb_isolation; counted in the summary
 #                           line with the regression tests (results in
 #                           isolation/output_iso/)
+#   6. test/cron_job.sh     a pg_cron job making governed releases until the
+#                           budget refuses (scheduled before step 4, checked
+#                           last; counted as one test), then pg_dump of its
+#                           database restored into another (one more test)
 #
 # The regression tests are the basenames of sql/*.sql in byte order, the
 # REGRESS list of dpbayes.mk.  results/ and regression.diffs go to the repo
@@ -25,7 +29,8 @@
 # Environment:
 #   DPBAYES_SKIP_UNIT=1     skip the C unit tests
 #   DPBAYES_REGRESS="a b"   run only these regression tests (and no
-#                           isolation specs unless DPBAYES_ISOLATION=1)
+#                           isolation specs unless DPBAYES_ISOLATION=1, no
+#                           pg_cron test unless DPBAYES_CRON=1)
 #   DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG: see
 #                           test/pgcluster.sh
 set -euo pipefail
@@ -33,6 +38,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=test/pgcluster.sh
 source test/pgcluster.sh
+# shellcheck source=test/cron_job.sh
+source test/cron_job.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
 
@@ -136,6 +143,16 @@ if ! pgc_start; then
 	cannot_run "the throwaway PostgreSQL cluster did not start, see the pgcluster lines above"
 fi
 
+# the scheduled release test (pg_cron) runs while the regression tests do;
+# checked at the end (whole suite only)
+cron_on=0
+if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_CRON:-0}" = 1 ]; then
+	cron_on=1
+	banner "scheduled governed releases (pg_cron, test/cron_job.sh)"
+	cron_scheduled=1
+	cron_schedule || cron_scheduled=0
+fi
+
 out=$PGC_DIR/pg_regress.out
 rm -f regression.diffs regression.out
 set +e
@@ -234,6 +251,24 @@ if [ -f isolation/isolation_schedule ] &&
 		fi
 		reg_pass=$((reg_pass + ip))
 		reg_fail=$((reg_fail + if_))
+	fi
+fi
+
+if [ "$cron_on" = 1 ]; then
+	banner "scheduled governed releases (pg_cron): check"
+	if [ "$cron_scheduled" = 1 ] && cron_check; then
+		reg_pass=$((reg_pass + 1))
+	else
+		[ "$cron_scheduled" = 1 ] || echo "cron: FAILED the job could not be scheduled (is postgresql-15-cron installed? test/deps.sh)"
+		status=1
+		reg_fail=$((reg_fail + 1))
+	fi
+	banner "ledger dump and restore (pg_dump, test/cron_job.sh)"
+	if [ "$cron_scheduled" = 1 ] && ledger_dump_restore; then
+		reg_pass=$((reg_pass + 1))
+	else
+		status=1
+		reg_fail=$((reg_fail + 1))
 	fi
 fi
 

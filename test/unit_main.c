@@ -42,6 +42,7 @@ const char *unit_current = "";
 	X(xmoments) \
 	X(unknown_n) \
 	X(ledger) \
+	X(release_sig) \
 	X(ldp_protocol) \
 	X(ldp_sensitivity) \
 	X(ldp_rr_oue) \

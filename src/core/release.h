@@ -36,6 +36,25 @@
 #define DPB_GRID_BITS 20
 #define DPB_GRID_ROWS_LOG2 36
 
+/*
+ * The signature of a governed release (docs/governance.md §6): Ed25519 over
+ * the canonical form (release_sig.c), made by the server's signing key for
+ * one request on one dataset.  Unsigned releases have present = 0.
+ */
+#define DPB_SIG_BYTES 64
+#define DPB_SIG_KEYID_BYTES 8
+#define DPB_SIG_KEY_BYTES 32
+#define DPB_SIG_TEXT_MAX 256	/* request id, dataset: < 256 bytes of UTF-8 */
+
+typedef struct dpb_release_sig
+{
+	int			present;
+	unsigned char key_id[DPB_SIG_KEYID_BYTES];	/* SHA-256(public key)[0..8) */
+	unsigned char value[DPB_SIG_BYTES];
+	char		request_id[DPB_SIG_TEXT_MAX];
+	char		dataset[DPB_SIG_TEXT_MAX];
+} dpb_release_sig;
+
 typedef struct dpb_release
 {
 	int			version;
@@ -63,6 +82,8 @@ typedef struct dpb_release
 
 	int			nstats;
 	double	   *stats;			/* nstats noisy sums (caller-owned) */
+
+	dpb_release_sig sig;		/* governed releases only */
 } dpb_release;
 
 /*
@@ -146,6 +167,38 @@ dpb_status	dpb_release_check_params(dpb_model model, const dpb_params *p, int d,
  * names by the rule of names.h), the layout, finite statistics, and a
  * usable calibration equal to the one the parameters imply. */
 dpb_status	dpb_release_validate(const dpb_release *r, dpb_err *err);
+
+/*
+ * Signatures (release_sig.c).  The signed message is the domain string
+ * "dpbayes.release.signature.v1" with its NUL, the packed release without
+ * its signature, the key id, and the request id and dataset, each preceded
+ * by its length byte.
+ */
+typedef enum dpb_sig_check
+{
+	DPB_SIG_VALID = 0,
+	DPB_SIG_UNSIGNED = 1,
+	DPB_SIG_KEY_MISMATCH = 2,	/* signed by another key */
+	DPB_SIG_BAD = 3				/* the release or its signature was changed */
+} dpb_sig_check;
+
+/* A fresh Ed25519 key pair from the OS's random source (DPB_EINTERNAL when
+ * libcrypto fails). */
+dpb_status	dpb_sig_keygen(unsigned char pub[DPB_SIG_KEY_BYTES],
+						   unsigned char priv[DPB_SIG_KEY_BYTES], dpb_err *err);
+/* The key id of a public key: the first 8 bytes of its SHA-256. */
+void		dpb_sig_key_id(const unsigned char pub[DPB_SIG_KEY_BYTES],
+						   unsigned char id[DPB_SIG_KEYID_BYTES]);
+/* 1 when s (len bytes) may be a request id or dataset of a signature:
+ * 1..255 bytes of valid UTF-8 without control characters. */
+int			dpb_sig_text_ok(const char *s, size_t len);
+/* Signs r (replacing any signature) for this request and dataset. */
+dpb_status	dpb_release_sign(dpb_release *r, const unsigned char priv[DPB_SIG_KEY_BYTES],
+							 const char *request_id, const char *dataset, dpb_err *err);
+/* Checks r's signature against a public key. */
+dpb_sig_check dpb_release_verify(const dpb_release *r,
+								 const unsigned char pub[DPB_SIG_KEY_BYTES]);
+const char *dpb_sig_check_name(dpb_sig_check c);
 
 /* A growable string for JSON output (malloc'ed). */
 typedef struct dpb_buf

@@ -238,7 +238,23 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		put_nums(out, sd + L.start[b], L.len[b]);
 		dpb_buf_puts(out, "}");
 	}
-	dpb_buf_puts(out, "]}");
+	dpb_buf_puts(out, "]");
+	if (r->sig.present)
+	{
+		/* governed releases: the signature (release_sig.c) */
+		dpb_buf_puts(out, ", \"signature\": {\"alg\": \"ed25519\", \"key_id\": \"");
+		for (k = 0; k < DPB_SIG_KEYID_BYTES; k++)
+			dpb_buf_printf(out, "%02x", r->sig.key_id[k]);
+		dpb_buf_puts(out, "\", \"request_id\": ");
+		put_str(out, r->sig.request_id);
+		dpb_buf_puts(out, ", \"dataset\": ");
+		put_str(out, r->sig.dataset);
+		dpb_buf_puts(out, ", \"value\": \"");
+		for (k = 0; k < DPB_SIG_BYTES; k++)
+			dpb_buf_printf(out, "%02x", r->sig.value[k]);
+		dpb_buf_puts(out, "\"}");
+	}
+	dpb_buf_puts(out, "}");
 	free(sd);
 	return out->oom ? DPB_ENOMEM : DPB_OK;
 }

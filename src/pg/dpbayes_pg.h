@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "fmgr.h"
+#include "access/tupdesc.h"
 
 #include "dpb.h"
 #include "params.h"
@@ -61,6 +62,10 @@ double		dpb_pg_numeric_float8(Numeric n, bool *overflow);
 int			dpb_pg_numeric_int64(Numeric n, int64 lo, int64 hi, int64 *out);
 char	   *dpb_pg_to_utf8(const char *s, size_t len);
 char	   *dpb_pg_from_utf8(const char *s);
+
+/* governance.c: the blessed tuple descriptor of a function returning a
+ * composite (OUT parameters); errors when called where no record fits. */
+TupleDesc	dpb_pg_result_desc(FunctionCallInfo fcinfo);
 
 /* infer_opts.c: the options jsonb of dpbayes.posterior() */
 void		dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r,

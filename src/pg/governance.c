@@ -13,8 +13,8 @@
 
 #include "ledger.h"
 
-static TupleDesc
-result_desc(FunctionCallInfo fcinfo)
+TupleDesc
+dpb_pg_result_desc(FunctionCallInfo fcinfo)
 {
 	TupleDesc	td;
 
@@ -42,7 +42,7 @@ dpbayes_charge_of(PG_FUNCTION_ARGS)
 	int			d;
 	Datum		v[7];
 	bool		nulls[7] = {0};
-	TupleDesc	td = result_desc(fcinfo);
+	TupleDesc	td = dpb_pg_result_desc(fcinfo);
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
 		ereport(ERROR,
@@ -103,7 +103,7 @@ dpbayes_compose(PG_FUNCTION_ARGS)
 	int			fits;
 	Datum		v[4];
 	bool		nulls[4] = {0};
-	TupleDesc	td = result_desc(fcinfo);
+	TupleDesc	td = dpb_pg_result_desc(fcinfo);
 	int			i;
 
 	for (i = 0; i < 6; i++)

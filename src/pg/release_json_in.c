@@ -123,6 +123,66 @@ num_array(JsonbValue *v, const char *key, double *out, int want)
 		out[i] = num(getIthJsonbValueFromContainer(c, i), key);
 }
 
+/* Lower-case hex of exactly n bytes. */
+static void
+hex_bytes(JsonbValue *v, const char *key, unsigned char *out, int n)
+{
+	char	   *s = str(v, key);
+	int			i;
+
+	if ((int) strlen(s) != 2 * n)
+		bad(psprintf("Key \"%s\" must be %d hexadecimal digits.", key, 2 * n));
+	for (i = 0; i < 2 * n; i++)
+	{
+		int			c = s[i],
+					x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (x < 0)
+			bad(psprintf("Key \"%s\" must be %d lower-case hexadecimal digits.", key, 2 * n));
+		if (i % 2 == 0)
+			out[i / 2] = (unsigned char) (x << 4);
+		else
+			out[i / 2] |= (unsigned char) x;
+	}
+}
+
+/* A signature's text (request id, dataset) as the UTF-8 the release stores. */
+static void
+sig_text(JsonbValue *v, const char *key, char *out)
+{
+	char	   *s;
+
+	if (v == NULL || v->type != jbvString || v->val.string.len >= DPB_SIG_TEXT_MAX)
+		bad(psprintf("Key \"%s\" of the signature must be a string of 1 to %d bytes.",
+					 key, DPB_SIG_TEXT_MAX - 1));
+	s = dpb_pg_to_utf8(v->val.string.val, v->val.string.len);
+	if (!dpb_sig_text_ok(s, strlen(s)))
+		bad(psprintf("Key \"%s\" of the signature must be 1 to %d bytes of text without control characters.",
+					 key, DPB_SIG_TEXT_MAX - 1));
+	strlcpy(out, s, DPB_SIG_TEXT_MAX);
+}
+
+/* The optional "signature" object (release_sig.c); not checked here:
+ * dpbayes.verify() does that against the server's keys. */
+static void
+signature_from_json(JsonbValue *v, dpb_release_sig *sig)
+{
+	JsonbContainer *c;
+	char	   *alg;
+
+	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		bad("Key \"signature\" must be an object.");
+	c = v->val.binary.data;
+	alg = str(field(c, "alg", true), "alg");
+	if (strcmp(alg, "ed25519") != 0)
+		bad("Key \"alg\" of the signature must be \"ed25519\".");
+	hex_bytes(field(c, "key_id", true), "key_id", sig->key_id, DPB_SIG_KEYID_BYTES);
+	sig_text(field(c, "request_id", true), "request_id", sig->request_id);
+	sig_text(field(c, "dataset", true), "dataset", sig->dataset);
+	hex_bytes(field(c, "value", true), "value", sig->value, DPB_SIG_BYTES);
+	sig->present = 1;
+}
+
 void
 dpb_pg_release_from_json(const char *text, dpb_release *r)
 {
@@ -259,6 +319,9 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 		r->block_sens[b] = num(field(bc, "sensitivity", true), "sensitivity");
 		num_array(field(bc, "values", true), "values", r->stats + L.start[b], L.len[b]);
 	}
+	v = field(root, "signature", false);
+	if (v != NULL)
+		signature_from_json(v, &r->sig);
 	dpb_release_derive(r);
 	st = dpb_release_validate(r, &err);
 	if (st != DPB_OK)
