@@ -121,6 +121,12 @@ dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
 }
 
 LdpProto *
+dpb_pg_ldp_alloc(MemoryContext cxt)
+{
+	return (LdpProto *) TYPEALIGN(16, MemoryContextAllocZero(cxt, sizeof(LdpProto) + 16));
+}
+
+LdpProto *
 dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
 {
 	LdpProto   *lp = *cache;
@@ -128,7 +134,7 @@ dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
 
 	if (lp != NULL && lp->len == len && memcmp(lp->bytes, jb, len) == 0)
 		return lp;
-	lp = MemoryContextAllocZero(cxt, sizeof(LdpProto));
+	lp = dpb_pg_ldp_alloc(cxt);
 	dpb_pg_ldp_parse(jb, lp, cxt);
 	lp->bytes = MemoryContextAlloc(cxt, len);
 	memcpy(lp->bytes, jb, len);
