@@ -14,6 +14,9 @@
 #   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core (builds the LDP CLI too)
 #   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp.md)
+#   make libdpbayes-ldp  the slim client library src/cli/libdpbayes-ldp.a
+#                   (only the client's modules; needs libcrypto and libm, no
+#                   GSL, no BLAS)
 #   make bench      the benchmarks in bench/
 #   make figures    redraw docs/figures/*.png from bench/results (gnuplot)
 #
@@ -33,7 +36,7 @@ UNIT_LIBS = -lgsl -lopenblas -lcrypto -lm
 LDP_CLI = src/cli/dpbayes-ldp
 LDP_CLI_INSECURE = test/dpbayes-ldp-insecure
 
-.PHONY: ldp-cli all install uninstall clean installcheck check demo playground setup unit bench deps figures
+.PHONY: ldp-cli libdpbayes-ldp all install uninstall clean installcheck check demo playground setup unit bench deps figures
 
 all:
 	$(PGXS_MAKE) all
@@ -49,7 +52,8 @@ installcheck:
 
 clean:
 	$(PGXS_MAKE) clean
-	rm -f test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE)
+	rm -f test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE) $(LDP_LIB) $(LDP_SLIM_CHECK)
+	rm -rf build/ldp
 
 deps:
 	bash test/deps.sh
@@ -68,7 +72,29 @@ $(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h 
 
 ldp-cli: $(LDP_CLI)
 
-unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE)
+# The slim client library: the protocol, the randomizers and the core modules
+# they use (the same sources as the server's), nothing else.
+LDP_LIB_SRCS = src/core/dpb.c src/core/params.c src/core/layout.c src/core/clip.c \
+	src/core/accum.c src/core/names.c src/core/sensitivity.c src/core/dnoise.c \
+	src/core/release.c src/core/release_json.c src/core/ldp/ldp_protocol.c \
+	src/core/ldp/ldp_rand.c src/core/ldp/ldp_input.c
+LDP_LIB = src/cli/libdpbayes-ldp.a
+LDP_SLIM_CHECK = src/cli/ldp-slim-check
+
+$(LDP_LIB): $(LDP_LIB_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+	rm -rf build/ldp && mkdir -p build/ldp
+	for f in $(LDP_LIB_SRCS); do \
+		$(CC) -O2 -g -std=gnu99 -fPIC -Wall -Isrc/core -Isrc/core/ldp -c $$f -o build/ldp/$$(basename $$f .c).o || exit 1; \
+	done
+	rm -f $@ && ar rcs $@ build/ldp/*.o
+
+# links the library with libcrypto and libm only: proves it needs no GSL
+$(LDP_SLIM_CHECK): src/cli/ldp_slim_check.c $(LDP_LIB)
+	$(CC) -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm
+
+libdpbayes-ldp: $(LDP_LIB) $(LDP_SLIM_CHECK)
+
+unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE) $(LDP_SLIM_CHECK)
 	./test/unit_run
 
 check:

@@ -113,6 +113,14 @@ SELECT bool_and(st.value = t.v) AS sums_match, count(*) AS entries
 FROM linrel, dpbayes.release_stats(r) WITH ORDINALITY AS st
 JOIN (SELECT i, sum(report[i]) AS v FROM linrep, generate_series(1, 5) i GROUP BY i) t
   ON t.i = st.ordinality;
+-- a parallel plan (combine, serialize, deserialize) gives the same release
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT (SELECT dpbayes.ldp_release(protocol_id, report, (SELECT p FROM linp)) FROM linrep)::text = r::text AS parallel_same
+FROM linrel;
+EXPLAIN (COSTS off) SELECT dpbayes.ldp_release(protocol_id, report, (SELECT p FROM linp)) FROM linrep;
+RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
 -- the text form round-trips (validation accepts exactly this)
 SELECT r::text::dpbayes.release::text = r::text AS round_trip FROM linrel;
 SELECT replace(r::text, '"n": 40000', '"n": 0')::dpbayes.release FROM linrel;

@@ -104,6 +104,9 @@ i=0
 while IFS= read -r proto; do
 	i=$((i + 1))
 	echo "$proto" >"$T/x$i.json"
+	slim=$(src/cli/ldp-slim-check "$T/x$i.json" 2>/dev/null)
+	full=$("$CLI" protocol --protocol "$T/x$i.json" | sed -n 's/.*"id":"\([0-9a-f]\{64\}\)".*/\1/p')
+	[ -n "$full" ] && [ "${slim%% *}" = "$full" ] && [ "${slim##* }" = 1 ] && ok || bad "slim library on protocol $i: $slim vs $full"
 	for cmd in protocol calibration; do
 		line=$("$CLI" "$cmd" --protocol "$T/x$i.json" 2>"$T/err")
 		if [ -n "$line" ] && grep -qxF -- "$line" "$EXP"; then ok; else bad "server $cmd of protocol $i differs: $line"; fi

@@ -21,6 +21,10 @@ typedef struct LdpProto
 	double	   *hi;
 } LdpProto;
 
+/* A zeroed LdpProto in cxt, 16-byte aligned (it holds 128-bit integers,
+ * which palloc's 8-byte alignment does not suit). */
+LdpProto   *dpb_pg_ldp_alloc(MemoryContext cxt);
+
 /* Parses and calibrates the protocol (errors are raised, 22023). */
 void		dpb_pg_ldp_parse(Jsonb *jb, LdpProto *out, MemoryContext cxt);
 

@@ -48,6 +48,7 @@ set_ranges(LdpProto *lp)
 					PLAUSIBLE_LAPLACE * ldexp((double) c->lap_t, c->grid_exp) :
 					PLAUSIBLE_SD * ldexp(sqrt((double) c->gauss_sigma2), c->grid_exp);
 
+				lp->gexp[0] = c->grid_exp;
 				lp->lo[0] = p->lower - w;
 				lp->hi[0] = p->upper + w;
 				break;
@@ -64,6 +65,7 @@ set_ranges(LdpProto *lp)
 				lp->hi[k] = b + PLAUSIBLE_SD * sd;
 				if (k == p->d && p->mech == DPB_LDP_LOGISTIC_INPUT)
 				{
+					lp->gexp[k] = 0;
 					lp->lo[k] = 0;
 					lp->hi[k] = 1;
 				}
@@ -119,6 +121,12 @@ dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
 }
 
 LdpProto *
+dpb_pg_ldp_alloc(MemoryContext cxt)
+{
+	return (LdpProto *) TYPEALIGN(16, MemoryContextAllocZero(cxt, sizeof(LdpProto) + 16));
+}
+
+LdpProto *
 dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
 {
 	LdpProto   *lp = *cache;
@@ -126,7 +134,7 @@ dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
 
 	if (lp != NULL && lp->len == len && memcmp(lp->bytes, jb, len) == 0)
 		return lp;
-	lp = MemoryContextAllocZero(cxt, sizeof(LdpProto));
+	lp = dpb_pg_ldp_alloc(cxt);
 	dpb_pg_ldp_parse(jb, lp, cxt);
 	lp->bytes = MemoryContextAlloc(cxt, len);
 	memcpy(lp->bytes, jb, len);
@@ -140,10 +148,25 @@ dpb_pg_ldp_report_ok(const LdpProto *lp, const double *z)
 {
 	int			k;
 
+	/*
+	 * Within the range (NaN fails too) and an integer multiple of 2^gexp[k]
+	 * below 2^53 units: the core's dpb_ldp_report_on_grid, without its
+	 * per-call setup (0/1 for rr, oue and the logistic_input label, whose
+	 * grid is 1 and range [0, 1]).  Equivalent to it for values in range
+	 * (the core also accepts exactly 2^53 units, a clamp no plausible
+	 * report reaches).
+	 */
 	for (k = 0; k < lp->n; k++)
-		if (!(z[k] >= lp->lo[k] && z[k] <= lp->hi[k]))	/* NaN fails too */
+	{
+		double		q;
+
+		if (!(z[k] >= lp->lo[k] && z[k] <= lp->hi[k]))
 			return 0;
-	return dpb_ldp_report_on_grid(&lp->p, &lp->c, z);
+		q = ldexp(z[k], -lp->gexp[k]);
+		if (q != floor(q) || fabs(q) >= 0x1p53)
+			return 0;
+	}
+	return 1;
 }
 
 double *

@@ -20,6 +20,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
+/* (only 8-byte aligned fields: palloc suits it) */
 typedef struct LdpSum
 {
 	LdpProto   *lp;
@@ -170,7 +171,7 @@ dpbayes_ldp_release_combine(PG_FUNCTION_ARGS)
 	if (a == NULL)
 	{
 		/* copy b into the aggregate context */
-		LdpProto   *lp = MemoryContextAlloc(aggcxt, sizeof(LdpProto));
+		LdpProto   *lp = dpb_pg_ldp_alloc(aggcxt);
 
 		*lp = *b->lp;
 		lp->bytes = MemoryContextAlloc(aggcxt, lp->len);
