@@ -50,7 +50,9 @@ add_xt(const dpb_betad_model *m, const double *g, double *grad)
 }
 
 /* sum_i -l_beta of the logistic model at the linear predictors lin; the
- * derivatives by u_i into g when not NULL */
+ * derivatives by u_i into g when not NULL.  y_i = +-1, so q_i is p_i or
+ * 1 - p_i: per record one exp and one log1p give p, 1 - p and their logs,
+ * and two more exps their b-th powers. */
 static double
 negloss_logistic(const dpb_betad_model *m, const double *lin, double *g)
 {
@@ -62,17 +64,45 @@ negloss_logistic(const dpb_betad_model *m, const double *lin, double *g)
 	for (i = 0; i < m->n; i++)
 	{
 		double		u = lin[i],
-					yy = m->y[i],
-					lq = log_sigmoid(yy * u),	/* log q */
-					lp1 = log_sigmoid(u),	/* log p */
-					lp0 = log_sigmoid(-u),	/* log (1 - p) */
-					qb = exp(b * lq);
+					a = fabs(u),
+					e = exp(-a),
+					l = log1p(e),
+					inv = 1.0 / (1.0 + e),
+					p,			/* sigma(u) */
+					pm,			/* 1 - p */
+					pb,			/* p^b */
+					rb,			/* (1 - p)^b */
+					qb,
+					q1;			/* 1 - q */
 
-		s += qb / b - (exp(beta * lp1) + exp(beta * lp0)) / beta;
+		if (u >= 0)
+		{
+			p = inv;
+			pm = e * inv;
+			pb = exp(-b * l);
+			rb = exp(-b * (a + l));
+		}
+		else
+		{
+			p = e * inv;
+			pm = inv;
+			pb = exp(-b * (a + l));
+			rb = exp(-b * l);
+		}
+		if (m->y[i] > 0)
+		{
+			qb = pb;
+			q1 = pm;
+		}
+		else
+		{
+			qb = rb;
+			q1 = p;
+		}
+		s += qb / b - (p * pb + pm * rb) / beta;
 		/* d/du: y q^b (1 - q) - p (1 - p) (p^b - (1 - p)^b) */
 		if (g)
-			g[i] = yy * qb * exp(log_sigmoid(-yy * u)) -
-				exp(lp1 + lp0) * (exp(b * lp1) - exp(b * lp0));
+			g[i] = m->y[i] * qb * q1 - p * pm * (pb - rb);
 	}
 	return s;
 }
