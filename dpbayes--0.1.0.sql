@@ -440,6 +440,18 @@ CREATE AGGREGATE dpbayes.betad_linear(y double precision, p dpbayes.betad_params
 COMMENT ON AGGREGATE dpbayes.betad_linear(double precision, dpbayes.betad_params, VARIADIC "any") IS
   'betad_linear(x[], y, p) with the features as separate arguments: betad_linear(y, p, x1, ..., xd)';
 
+CREATE FUNCTION dpbayes.betad_tune_NOT_PRIVATE(
+    x    double precision[],
+    y    double precision[],
+    p    dpbayes.betad_params,
+    seed bigint DEFAULT 1)
+RETURNS TABLE (chain integer, iteration integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_betad_tune'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad_tune_NOT_PRIVATE(double precision[], double precision[], dpbayes.betad_params, bigint) IS
+  'NOT PRIVATE: the whole chains of the betaD sampler on raw rows (x N x d, y: logistic 1/0) with a seeded generator, then the diagnostics a release hides (per variable, chain and iteration null: rhat, ess_bulk, ess_tail; per chain, iteration null: step_size, divergences, mean_tree_depth, mean_accept, gradient_evals); for choosing a schedule on public or synthetic data only';
+REVOKE ALL ON FUNCTION dpbayes.betad_tune_NOT_PRIVATE(double precision[], double precision[], dpbayes.betad_params, bigint) FROM PUBLIC;
+
 -- ---------------------------------------------------------------------------
 -- Governed releases (docs/governance.md): datasets, the ledger, the release
 -- procedure, roles.  Custom SQLSTATE: DP001 = the privacy budget would be

@@ -155,4 +155,18 @@ SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl, dpbayes.betad(1, 'logistic')) FRO
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic',
          lower => ARRAY[-1], upper => ARRAY[1])) FROM bd;
 RESET dpbayes.insecure_noise_seed;
+
+-- ---- NOT PRIVATE tuning: full chains and diagnostics, revoked from PUBLIC ----
+SELECT proacl IS NOT NULL AND proacl::text !~ '(^\{|,)=X/' AS public_cannot_execute
+FROM pg_proc WHERE proname = 'betad_tune_not_private';
+CREATE TEMP TABLE tune AS
+SELECT * FROM dpbayes.betad_tune_NOT_PRIVATE(
+  (SELECT array_agg(ARRAY[x1, x2] ORDER BY i) FROM bd WHERE i <= 300),
+  (SELECT array_agg(y::int::float8 ORDER BY i) FROM bd WHERE i <= 300),
+  dpbayes.betad(2, 'logistic', chains => 2, warmup => 200, iterations => 200), 7);
+SELECT count(*) FILTER (WHERE iteration IS NOT NULL) AS chain_rows,
+       bool_and(value < 1.05) FILTER (WHERE variable LIKE 'rhat:%') AS rhat_ok,
+       count(*) FILTER (WHERE variable = 'step_size' AND value > 0) AS step_sizes,
+       array_agg(DISTINCT variable ORDER BY variable) FILTER (WHERE iteration IS NULL) AS diagnostics
+FROM tune;
 DROP TABLE bd;

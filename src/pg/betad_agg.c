@@ -503,3 +503,141 @@ dpbayes_betad_linear_final(PG_FUNCTION_ARGS)
 {
 	return betad_final(fcinfo, 1);
 }
+
+/* ---- NOT PRIVATE: the tuning function ---- */
+
+static void
+tune_row(ReturnSetInfo *rsinfo, int chain, int iter, const char *var, double value)
+{
+	Datum		v[4];
+	bool		nul[4] = {chain < 0, iter < 0, false, false};
+
+	v[0] = Int32GetDatum(chain);
+	v[1] = Int32GetDatum(iter);
+	v[2] = CStringGetTextDatum(var);
+	v[3] = Float8GetDatum(value);
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, nul);
+}
+
+/*
+ * dpbayes.betad_tune_NOT_PRIVATE(x float8[][], y float8[], p, seed): the
+ * chains of the approximate tier on raw rows (x: N x d; y: logistic 1/0,
+ * linear in its units), then the diagnostics the mechanism hides: per
+ * variable (chain and iteration null) rhat, ess_bulk, ess_tail; per chain
+ * (iteration null) step_size, divergences, mean_tree_depth, mean_accept,
+ * gradient_evals.  A seeded Mersenne Twister: NOT PRIVATE in every way.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_betad_tune);
+Datum
+dpbayes_betad_tune(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	ArrayType  *xa,
+			   *ya;
+	dpb_betad_spec spec;
+	double	   *X,
+			   *y,
+			   *work,
+			   *draws,
+			   *col;
+	dpb_nuts_stats *st;
+	int64		n,
+				i;
+	int			d,
+				nvar,
+				c,
+				j,
+				chains,
+				iters;
+	gsl_rng    *g;
+	dpb_err		err;
+	dpb_status	status;
+	char		name[DPB_NAME_LEN + 8];
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("x, y and p must not be null")));
+	xa = PG_GETARG_ARRAYTYPE_P(0);
+	ya = PG_GETARG_ARRAYTYPE_P(1);
+	if (ARR_NDIM(xa) != 2 || ARR_ELEMTYPE(xa) != FLOAT8OID || array_contains_nulls(xa))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("x must be a two-dimensional double precision array without nulls (N rows x d features)")));
+	n = ARR_DIMS(xa)[0];
+	d = ARR_DIMS(xa)[1];
+	if (ARR_NDIM(ya) != 1 || ARR_ELEMTYPE(ya) != FLOAT8OID || array_contains_nulls(ya) ||
+		ARR_DIMS(ya)[0] != n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("y must be a double precision array without nulls, one value per row of x")));
+	dpb_pg_betad_from_datum(PG_GETARG_DATUM(2), &spec);
+	if (spec.fx.d != 0 && spec.fx.d != d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the number of features does not match the parameters")));
+	if (d < 1 || d > DPB_MAX_D)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("x must have between 1 and %d columns", DPB_MAX_D)));
+	spec.fx.d = d;
+	X = palloc_extended(sizeof(double) * n * d, MCXT_ALLOC_HUGE);
+	y = palloc_extended(sizeof(double) * n, MCXT_ALLOC_HUGE);
+	work = palloc_extended(sizeof(double) * 2 * Max(n, 1), MCXT_ALLOC_HUGE);
+	memcpy(X, ARR_DATA_PTR(xa), sizeof(double) * n * d);
+	memcpy(y, ARR_DATA_PTR(ya), sizeof(double) * n);
+	for (i = 0; i < n * d; i++)
+		if (!dpb_isfinite(X[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("feature values must be finite")));
+	for (i = 0; i < n; i++)
+	{
+		if (!dpb_isfinite(y[i]) || (!spec.gaussian && y[i] != 0 && y[i] != 1))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("y must be finite (logistic: 1 or 0)")));
+		if (!spec.gaussian)
+			y[i] = y[i] == 1 ? 1 : -1;
+	}
+	chains = spec.sched.chains;
+	iters = spec.sched.iters;
+	nvar = dpb_betad_nvar(&spec);
+	draws = palloc_extended(sizeof(double) * chains * iters * nvar, MCXT_ALLOC_HUGE);
+	st = palloc0(sizeof(dpb_nuts_stats) * chains);
+	g = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(g, PG_ARGISNULL(3) ? 1 : (unsigned long) PG_GETARG_INT64(3));
+	status = dpb_betad_tune(&spec, n, X, y, work, g, betad_interrupt, draws, st, &err);
+	gsl_rng_free(g);
+	if (status != DPB_OK)
+		dpb_pg_raise(status, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	InitMaterializedSRF(fcinfo, 0);
+	col = palloc(sizeof(double) * chains * iters);
+	for (j = 0; j < nvar; j++)
+	{
+		dpb_betad_var_name(&spec, j, name, sizeof(name));
+		for (c = 0; c < chains; c++)
+			for (i = 0; i < iters; i++)
+			{
+				double		v = draws[((size_t) c * iters + i) * nvar + j];
+
+				tune_row(rsinfo, c + 1, (int) i + 1, dpb_pg_from_utf8(name), v);
+				col[c * iters + i] = v;
+			}
+		tune_row(rsinfo, -1, -1, psprintf("rhat:%s", dpb_pg_from_utf8(name)),
+				 dpb_rhat(col, chains, iters));
+		tune_row(rsinfo, -1, -1, psprintf("ess_bulk:%s", dpb_pg_from_utf8(name)),
+				 dpb_ess_bulk(col, chains, iters));
+		tune_row(rsinfo, -1, -1, psprintf("ess_tail:%s", dpb_pg_from_utf8(name)),
+				 dpb_ess_tail(col, chains, iters));
+	}
+	for (c = 0; c < chains; c++)
+	{
+		tune_row(rsinfo, c + 1, -1, "step_size", st[c].step_size);
+		tune_row(rsinfo, c + 1, -1, "divergences", (double) st[c].divergences);
+		tune_row(rsinfo, c + 1, -1, "mean_tree_depth", st[c].mean_tree_depth);
+		tune_row(rsinfo, c + 1, -1, "mean_accept", st[c].mean_accept);
+		tune_row(rsinfo, c + 1, -1, "gradient_evals", (double) st[c].gradient_evals);
+	}
+	return (Datum) 0;
+}

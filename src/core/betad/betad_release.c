@@ -392,28 +392,99 @@ exact_draw(const dpb_betad_model *m, const dpb_betad_spec *s, int64_t trials, gs
 	return DPB_OK;
 }
 
+/* the public scaling of the rows (in place) and the model over them */
+typedef struct betad_setup
+{
+	dpb_betad_model m;
+	double		scale[DPB_MAX_D],
+				center[DPB_MAX_D];
+} betad_setup;
+
+static void
+setup_model(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *work,
+			betad_setup *b)
+{
+	int			d = s->fx.d,
+				j;
+	int64_t		i;
+
+	/* feature j to (x - c_j) / h_j (c_j = 0 without an intercept), y to
+	 * y / y_scale */
+	for (j = 0; j < d; j++)
+	{
+		b->scale[j] = s->fx.has_bounds ? 0.5 * (s->fx.upper[j] - s->fx.lower[j]) : 1.0;
+		b->center[j] = s->fx.has_bounds && s->fx.intercept ?
+			0.5 * (s->fx.upper[j] + s->fx.lower[j]) : 0.0;
+	}
+	for (i = 0; i < n; i++)
+	{
+		for (j = 0; j < d; j++)
+			X[i * d + j] = (X[i * d + j] - b->center[j]) / b->scale[j];
+		if (s->gaussian)
+			y[i] /= s->y_scale;
+	}
+	memset(&b->m, 0, sizeof(b->m));
+	b->m.gaussian = s->gaussian;
+	b->m.d = d;
+	b->m.intercept = s->fx.intercept;
+	b->m.beta = s->beta;
+	b->m.prior_sd = s->prior_sd;
+	b->m.s2 = s->gaussian ? s->sigma2_floor / (s->y_scale * s->y_scale) : 0;
+	b->m.ig_a = s->ig_a;
+	b->m.ig_b = s->ig_b;
+	b->m.n = n;
+	b->m.X = X;
+	b->m.y = y;
+	b->m.work = work;
+}
+
+/* a point of the model (sigma^2 last, Gaussian) in the original units,
+ * rounded to 12 significant digits when round is set */
+static void
+to_original(const dpb_betad_spec *s, const betad_setup *b, const double *par, double *out,
+			int round)
+{
+	int			d = s->fx.d,
+				off = s->fx.intercept,
+				nvar = dpb_betad_nvar(s),
+				j;
+	double		c0 = 0;
+
+	for (j = 0; j < d; j++)
+	{
+		double		w = par[off + j] / b->scale[j];
+
+		c0 += w * b->center[j];
+		out[off + j] = w;
+	}
+	if (off)
+		out[0] = par[0] - c0;
+	for (j = 0; j < d + off; j++)
+		out[j] *= s->gaussian ? s->y_scale : 1.0;
+	if (s->gaussian)
+		out[nvar - 1] = par[nvar - 1] * s->y_scale * s->y_scale;
+	if (round)
+		for (j = 0; j < nvar; j++)
+			out[j] = round12(out[j]);
+}
+
 dpb_status
 dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *work,
 			  dpb_rbits *rb, dpb_interrupt_fn interrupt, dpb_betad_release *r, dpb_err *err)
 {
-	dpb_betad_model m;
-	int			d = s->fx.d,
-				nvar,
+	betad_setup b;
+	int			nvar,
 				dim,
-				j,
 				k;
-	double		scale[DPB_MAX_D],
-				center[DPB_MAX_D],
-				par[DPB_MAX_D + 2];
-	int64_t		i;
-	dpb_status	st;
+	double		par[DPB_MAX_D + 2];
+	dpb_status	st = DPB_OK;
 	gsl_rng    *g = NULL;
 
 	memset(r, 0, sizeof(*r));
 	r->s = *s;
 	if ((st = dpb_betad_spec_check(&r->s, err)) != DPB_OK)
 		return st;
-	if (d < 1)
+	if (s->fx.d < 1)
 	{
 		dpb_err_set(err, "the number of features must be between 1 and 64", NULL);
 		return DPB_ERANGE;
@@ -423,36 +494,8 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 	if (s->tier == DPB_BETAD_EXACT &&
 		(st = dpb_betad_exact_plan(&r->s, n, &r->trials, &r->delta_prime, err)) != DPB_OK)
 		return st;
-
-	/* public scaling: feature j to (x - c_j) / h_j (c_j = 0 without an
-	 * intercept), y to y / y_scale */
-	for (j = 0; j < d; j++)
-	{
-		scale[j] = s->fx.has_bounds ? 0.5 * (s->fx.upper[j] - s->fx.lower[j]) : 1.0;
-		center[j] = s->fx.has_bounds && s->fx.intercept ?
-			0.5 * (s->fx.upper[j] + s->fx.lower[j]) : 0.0;
-	}
-	for (i = 0; i < n; i++)
-	{
-		for (j = 0; j < d; j++)
-			X[i * d + j] = (X[i * d + j] - center[j]) / scale[j];
-		if (s->gaussian)
-			y[i] /= s->y_scale;
-	}
-	memset(&m, 0, sizeof(m));
-	m.gaussian = s->gaussian;
-	m.d = d;
-	m.intercept = s->fx.intercept;
-	m.beta = r->s.beta;
-	m.prior_sd = s->prior_sd;
-	m.s2 = s->gaussian ? s->sigma2_floor / (s->y_scale * s->y_scale) : 0;
-	m.ig_a = s->ig_a;
-	m.ig_b = s->ig_b;
-	m.n = n;
-	m.X = X;
-	m.y = y;
-	m.work = work;
-	dim = dpb_betad_dim(&m);
+	setup_model(&r->s, n, X, y, work, &b);
+	dim = dpb_betad_dim(&b.m);
 	nvar = dpb_betad_nvar(s);
 	r->draws = malloc(sizeof(double) * nvar * s->ndraws);
 	if (s->tier == DPB_BETAD_EXACT)
@@ -468,38 +511,19 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 	}
 	for (k = 0; k < s->ndraws; k++)
 	{
-		double	   *out = r->draws + (size_t) k * nvar,
-					c0 = 0;
-		int			off = s->fx.intercept;
-
 		if (s->tier == DPB_BETAD_EXACT)
-			st = exact_draw(&m, &r->s, r->trials, g, interrupt, par);
+			st = exact_draw(&b.m, &r->s, r->trials, g, interrupt, par);
 		else
 		{
-			st = dpb_betad_draw(&m, &s->sched, rb, interrupt, par, err);
+			st = dpb_betad_draw(&b.m, &s->sched, rb, interrupt, par, err);
 			if (st == DPB_OK && s->gaussian)
-				par[dim - 1] = m.s2 + exp(par[dim - 1]);
+				par[dim - 1] = b.m.s2 + exp(par[dim - 1]);
 		}
 		if (st == DPB_OK && dpb_rbits_failed(rb))
 			st = DPB_ERNG;
 		if (st != DPB_OK)
 			break;
-		/* back to the original units */
-		for (j = 0; j < d; j++)
-		{
-			double		w = par[off + j] / scale[j];
-
-			c0 += w * center[j];
-			out[off + j] = w;
-		}
-		if (s->fx.intercept)
-			out[0] = par[0] - c0;
-		for (j = 0; j < d + off; j++)
-			out[j] *= s->gaussian ? s->y_scale : 1.0;
-		if (s->gaussian)
-			out[nvar - 1] = par[dim - 1] * s->y_scale * s->y_scale;
-		for (j = 0; j < nvar; j++)
-			out[j] = round12(out[j]);
+		to_original(s, &b, par, r->draws + (size_t) k * nvar, 1);
 	}
 	memset(par, 0, sizeof(par));
 	if (g)
@@ -513,6 +537,40 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 		else if (st == DPB_ERNG)
 			dpb_err_set(err, "could not generate random numbers", NULL);
 		return st;
+	}
+	return DPB_OK;
+}
+
+dpb_status
+dpb_betad_tune(const dpb_betad_spec *spec, int64_t n, double *X, double *y, double *work,
+			   gsl_rng *g, dpb_interrupt_fn interrupt, double *draws, dpb_nuts_stats *stats,
+			   dpb_err *err)
+{
+	dpb_betad_spec s = *spec;
+	betad_setup b;
+	dpb_status	st;
+	int			dim;
+	size_t		i,
+				total;
+	double		par[DPB_MAX_D + 2];
+
+	if ((st = dpb_betad_spec_check(&s, err)) != DPB_OK)
+		return st;
+	setup_model(&s, n, X, y, work, &b);
+	dim = dpb_betad_dim(&b.m);
+	total = (size_t) s.sched.chains * s.sched.iters;
+	st = dpb_betad_chains(&b.m, &s.sched, g, interrupt, draws, stats);
+	if (st != DPB_OK)
+	{
+		dpb_err_set(err, st == DPB_EINTR ? "canceled" : "the betaD sampler failed", NULL);
+		return st;
+	}
+	for (i = 0; i < total; i++)
+	{
+		memcpy(par, draws + i * dim, sizeof(double) * dim);
+		if (s.gaussian)
+			par[dim - 1] = b.m.s2 + exp(par[dim - 1]);
+		to_original(&s, &b, par, draws + i * dim, 0);
 	}
 	return DPB_OK;
 }

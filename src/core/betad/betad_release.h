@@ -112,6 +112,16 @@ dpb_status	dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *
 						  double *work, dpb_rbits *rb, dpb_interrupt_fn interrupt,
 						  dpb_betad_release *r, dpb_err *err);
 
+/*
+ * NOT PRIVATE (for choosing a schedule on public or synthetic data): the
+ * whole chains of the approximate tier's sampler, in the original units
+ * (chains x iterations x nvar, chain-major; nvar = dim), and each chain's
+ * NUTS statistics, from the generator g.  X and y are scaled in place.
+ */
+dpb_status	dpb_betad_tune(const dpb_betad_spec *s, int64_t n, double *X, double *y,
+						   double *work, gsl_rng *g, dpb_interrupt_fn interrupt,
+						   double *draws, dpb_nuts_stats *stats, dpb_err *err);
+
 /* Full consistency check: parameters, derived epsilon/delta/delta'
  * recomputed and equal, finite draws, sigma2 above the floor. */
 dpb_status	dpb_betad_release_validate(const dpb_betad_release *r, dpb_err *err);
