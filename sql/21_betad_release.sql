@@ -156,6 +156,14 @@ SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic',
          lower => ARRAY[-1], upper => ARRAY[1])) FROM bd;
 RESET dpbayes.insecure_noise_seed;
 
+-- ---- the sampler polls interrupts: a statement timeout cancels a long run ----
+SET statement_timeout = '300ms';
+SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic', chains => 64,
+         warmup => 100000, iterations => 100000)) FROM bd;
+SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1.6, 'logistic', tier => 'exact',
+         delta_prime => 1e-300)) FROM bd WHERE i <= 10;
+RESET statement_timeout;
+
 -- ---- NOT PRIVATE tuning: full chains and diagnostics, revoked from PUBLIC ----
 SELECT proacl IS NOT NULL AND proacl::text !~ '(^\{|,)=X/' AS public_cannot_execute
 FROM pg_proc WHERE proname = 'betad_tune_not_private';
