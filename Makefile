@@ -76,7 +76,7 @@ ldp-cli: $(LDP_CLI)
 # they use (the same sources as the server's), nothing else.
 LDP_LIB_SRCS = src/core/dpb.c src/core/params.c src/core/layout.c src/core/clip.c \
 	src/core/accum.c src/core/names.c src/core/sensitivity.c src/core/dnoise.c \
-	src/core/release.c src/core/release_json.c src/core/ldp/ldp_protocol.c \
+	src/core/release.c src/core/release_json.c src/core/release_sig.c src/core/ldp/ldp_protocol.c \
 	src/core/ldp/ldp_rand.c src/core/ldp/ldp_input.c
 LDP_LIB = src/cli/libdpbayes-ldp.a
 LDP_SLIM_CHECK = src/cli/ldp-slim-check

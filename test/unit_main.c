@@ -36,6 +36,7 @@ const char *unit_current = "";
 	X(betad_model) \
 	X(betad_sample) \
 	X(betad_audit) \
+	X(betad_release) \
 	X(release) \
 	X(glm_moments) \
 	X(nuts) \

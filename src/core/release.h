@@ -218,6 +218,12 @@ void		dpb_buf_printf(dpb_buf *b, const char *fmt,...)
 #endif
 			;
 
+/* JSON pieces: a quoted, escaped string; a number with 17 significant
+ * digits (null when not finite); an array of n numbers. */
+void		dpb_json_str(dpb_buf *b, const char *s);
+void		dpb_json_num(dpb_buf *b, double v);
+void		dpb_json_nums(dpb_buf *b, const double *v, int n);
+
 /* The release as JSON (see docs/release-format.md). */
 dpb_status	dpb_release_to_json(const dpb_release *r, dpb_buf *out);
 

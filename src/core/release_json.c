@@ -85,8 +85,8 @@ dpb_buf_printf(dpb_buf *b, const char *fmt,...)
 	b->len += (size_t) n;
 }
 
-static void
-put_str(dpb_buf *b, const char *s)
+void
+dpb_json_str(dpb_buf *b, const char *s)
 {
 	dpb_buf_puts(b, "\"");
 	for (; *s; s++)
@@ -107,8 +107,8 @@ put_str(dpb_buf *b, const char *s)
 	dpb_buf_puts(b, "\"");
 }
 
-static void
-put_num(dpb_buf *b, double v)
+void
+dpb_json_num(dpb_buf *b, double v)
 {
 	if (dpb_isfinite(v))
 		dpb_buf_printf(b, "%.17g", v);
@@ -116,8 +116,8 @@ put_num(dpb_buf *b, double v)
 		dpb_buf_puts(b, "null");
 }
 
-static void
-put_nums(dpb_buf *b, const double *v, int n)
+void
+dpb_json_nums(dpb_buf *b, const double *v, int n)
 {
 	int			i;
 
@@ -126,7 +126,7 @@ put_nums(dpb_buf *b, const double *v, int n)
 	{
 		if (i)
 			dpb_buf_puts(b, ", ");
-		put_num(b, v[i]);
+		dpb_json_num(b, v[i]);
 	}
 	dpb_buf_puts(b, "]");
 }
@@ -170,7 +170,7 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		{
 			if (j)
 				dpb_buf_puts(out, ", ");
-			put_str(out, r->p.names[j]);
+			dpb_json_str(out, r->p.names[j]);
 		}
 		dpb_buf_puts(out, "]");
 	}
@@ -178,37 +178,37 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		dpb_buf_puts(out, "null");
 	dpb_buf_printf(out, ", \"scaling\": \"%s\", \"lower\": ", dpb_scaling_name(r->p.scaling));
 	if (r->p.has_bounds)
-		put_nums(out, r->p.lower, r->d);
+		dpb_json_nums(out, r->p.lower, r->d);
 	else
 		dpb_buf_puts(out, "null");
 	dpb_buf_puts(out, ", \"upper\": ");
 	if (r->p.has_bounds)
-		put_nums(out, r->p.upper, r->d);
+		dpb_json_nums(out, r->p.upper, r->d);
 	else
 		dpb_buf_puts(out, "null");
 	dpb_buf_puts(out, ", \"clip\": ");
-	put_num(out, r->p.clip);
+	dpb_json_num(out, r->p.clip);
 	dpb_buf_puts(out, ", \"y_bound\": ");
 	if (r->p.y_bound != 0)
-		put_num(out, r->p.y_bound);
+		dpb_json_num(out, r->p.y_bound);
 	else
 		dpb_buf_puts(out, "null");
 	dpb_buf_printf(out, ", \"mechanism\": \"%s\", \"epsilon\": ",
 				   dpb_mechanism_name(r->p.mechanism));
-	put_num(out, r->p.epsilon);
+	dpb_json_num(out, r->p.epsilon);
 	dpb_buf_puts(out, ", \"delta\": ");
-	put_num(out, r->p.delta);
+	dpb_json_num(out, r->p.delta);
 	dpb_buf_puts(out, ", \"x_moments\": ");
-	put_num(out, r->p.x_moments);
+	dpb_json_num(out, r->p.x_moments);
 	dpb_buf_printf(out, ", \"sensitivity_norm\": \"%s\", \"sensitivity\": ",
 				   dpb_mech_gaussian(r->p.mechanism) ? "l2" : "l1");
-	put_num(out, r->sensitivity);
+	dpb_json_num(out, r->sensitivity);
 	dpb_buf_puts(out, ", \"noise_scale\": ");
-	put_num(out, r->noise_scale);
+	dpb_json_num(out, r->noise_scale);
 	/* the zCDP parameter the release satisfies (gaussian), or eps^2 / 2
 	 * (laplace): what a ledger adds up */
 	dpb_buf_puts(out, ", \"zcdp_rho\": ");
-	put_num(out, r->rho);
+	dpb_json_num(out, r->rho);
 	dpb_buf_printf(out, ", \"noise_weights\": %s, \"insecure_test_noise\": %s, \"blocks\": [",
 				   r->p.nweights ? "\"given\"" : "\"auto\"",
 				   r->insecure ? "true" : "false");
@@ -216,26 +216,26 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	{
 		dpb_buf_printf(out, "%s{\"kind\": \"%s\", \"noise_weight\": ", b ? ", " : "",
 					   dpb_block_kind_name(L.kind[b]));
-		put_num(out, r->block_weight[b]);
+		dpb_json_num(out, r->block_weight[b]);
 		dpb_buf_puts(out, ", \"sensitivity\": ");
-		put_num(out, r->block_sens[b]);
+		dpb_json_num(out, r->block_sens[b]);
 		dpb_buf_puts(out, ", \"noise_scale\": ");
-		put_num(out, r->block_weight[b] * r->noise_scale);
+		dpb_json_num(out, r->block_weight[b] * r->noise_scale);
 		/* every value is an integer multiple of the grid (0: exact sums) */
 		dpb_buf_puts(out, ", \"grid\": ");
-		put_num(out, r->p.mechanism == DPB_MECH_NONE ? 0.0 : ldexp(1.0, r->grid_exp[b]));
+		dpb_json_num(out, r->p.mechanism == DPB_MECH_NONE ? 0.0 : ldexp(1.0, r->grid_exp[b]));
 		dpb_buf_puts(out, ", \"entries\": [");
 		for (k = 0; k < L.len[b]; k++)
 		{
 			dpb_layout_label(&L, L.start[b] + k, names, label, sizeof(label));
 			if (k)
 				dpb_buf_puts(out, ", ");
-			put_str(out, label);
+			dpb_json_str(out, label);
 		}
 		dpb_buf_puts(out, "], \"values\": ");
-		put_nums(out, r->stats + L.start[b], L.len[b]);
+		dpb_json_nums(out, r->stats + L.start[b], L.len[b]);
 		dpb_buf_puts(out, ", \"noise_sd\": ");
-		put_nums(out, sd + L.start[b], L.len[b]);
+		dpb_json_nums(out, sd + L.start[b], L.len[b]);
 		dpb_buf_puts(out, "}");
 	}
 	dpb_buf_puts(out, "]");
@@ -246,9 +246,9 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		for (k = 0; k < DPB_SIG_KEYID_BYTES; k++)
 			dpb_buf_printf(out, "%02x", r->sig.key_id[k]);
 		dpb_buf_puts(out, "\", \"request_id\": ");
-		put_str(out, r->sig.request_id);
+		dpb_json_str(out, r->sig.request_id);
 		dpb_buf_puts(out, ", \"dataset\": ");
-		put_str(out, r->sig.dataset);
+		dpb_json_str(out, r->sig.dataset);
 		dpb_buf_puts(out, ", \"value\": \"");
 		for (k = 0; k < DPB_SIG_BYTES; k++)
 			dpb_buf_printf(out, "%02x", r->sig.value[k]);

@@ -5,9 +5,14 @@
  */
 #include "dpbayes_pg.h"
 
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 
 #include "betad/betad_calib.h"
+#include "betad/betad_release.h"
 
 /* the model argument: 'logistic' or 'linear' (Gaussian regression) */
 static int
@@ -135,4 +140,252 @@ dpbayes_betad_epsilon_min(PG_FUNCTION_ARGS)
 
 	betad_floor(fcinfo, 1, 0, 1, &fl, &sc);
 	PG_RETURN_FLOAT8(dpb_betad_epsilon_min(fl, sc));
+}
+
+/* ---- the parameters of a betaD release: dpbayes.betad(...) ---- */
+
+#define NATTS_B 19
+enum
+{
+	B_EPSILON, B_MODEL, B_PRIOR_SD, B_SIGMA2_FLOOR, B_Y_SCALE, B_INTERCEPT, B_BETA,
+	B_LOWER, B_UPPER, B_FEATURES, B_DRAWS, B_DELTA, B_TIER, B_DELTA_PRIME, B_CHAINS,
+	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR
+};
+
+static const char *const battnames[NATTS_B] = {
+	"epsilon", "model", "prior_sd", "sigma2_floor", "y_scale", "intercept", "beta",
+	"lower", "upper", "features", "draws", "delta", "tier", "delta_prime", "chains",
+	"warmup", "iterations", "root", "sigma2_prior"
+};
+
+static const char *
+betad_text(const Datum *v, const bool *isnull, int a)
+{
+	return isnull[a] ? NULL : TextDatumGetCString(v[a]);
+}
+
+/* Raises a core failure of the parameters (epsilon_min with its hint). */
+static void
+betad_spec_raise(dpb_status st, const dpb_err *err)
+{
+	if (st == DPB_ERANGE && strstr(err->msg, "smallest epsilon") != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err->msg),
+				 errdetail("%s", err->detail),
+				 errhint("Use a larger epsilon, a larger public sigma2_floor, or a smaller public y_scale (the model is fitted to y / y_scale).")));
+	dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
+}
+
+/* Fills s from the NATTS_B values (NULL = not given) and checks it. */
+static void
+betad_fill(const Datum *v, const bool *isnull, dpb_betad_spec *s)
+{
+	const char *m = betad_text(v, isnull, B_MODEL),
+			   *t;
+	int			gaussian,
+				nlo = 0,
+				nup = 0;
+	dpb_err		err;
+	dpb_status	st;
+
+	if (m == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model must not be null"),
+				 errhint("Use 'logistic' or 'linear'.")));
+	if (strcmp(m, "logistic") == 0)
+		gaussian = 0;
+	else if (strcmp(m, "linear") == 0)
+		gaussian = 1;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown betaD model"),
+				 errdetail("betaD-Bayes supports the models \"logistic\" and \"linear\" (Gaussian regression)."),
+				 errhint("Use 'logistic' or 'linear'.")));
+	dpb_betad_spec_default(s, gaussian);
+	if (isnull[B_EPSILON] && isnull[B_BETA])
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("epsilon must not be null"),
+				 errhint("Give epsilon (or beta, from which epsilon follows).")));
+	if (!isnull[B_EPSILON])
+		s->epsilon = DatumGetFloat8(v[B_EPSILON]);
+	if (!isnull[B_BETA])
+		s->beta = DatumGetFloat8(v[B_BETA]);
+	if (!isnull[B_PRIOR_SD])
+		s->prior_sd = DatumGetFloat8(v[B_PRIOR_SD]);
+	if (gaussian && isnull[B_SIGMA2_FLOOR])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the linear model needs sigma2_floor"),
+				 errdetail("The privacy of a Gaussian model rests on a public lower bound on the residual variance."),
+				 errhint("Pass sigma2_floor => a public floor on the residual variance, in the units of y.")));
+	if (!gaussian && (!isnull[B_SIGMA2_FLOOR] || !isnull[B_Y_SCALE] || !isnull[B_SIGMA2_PRIOR]))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sigma2_floor, y_scale and sigma2_prior apply only to the linear model")));
+	if (gaussian)
+	{
+		s->sigma2_floor = DatumGetFloat8(v[B_SIGMA2_FLOOR]);
+		if (!isnull[B_Y_SCALE])
+			s->y_scale = DatumGetFloat8(v[B_Y_SCALE]);
+		if (!isnull[B_SIGMA2_PRIOR])
+		{
+			double		ab[2];
+
+			if (dpb_pg_float8_array(v[B_SIGMA2_PRIOR], "sigma2_prior", ab, 2) != 2)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("sigma2_prior must have two elements"),
+						 errdetail("sigma2 / y_scale^2 has an InverseGamma(a, b) prior above the floor: give {a, b}.")));
+			s->ig_a = ab[0];
+			s->ig_b = ab[1];
+		}
+	}
+	if (!isnull[B_INTERCEPT])
+		s->fx.intercept = DatumGetBool(v[B_INTERCEPT]) ? 1 : 0;
+	if (!isnull[B_LOWER])
+		nlo = dpb_pg_float8_array(v[B_LOWER], "lower", s->fx.lower, DPB_MAX_D);
+	if (!isnull[B_UPPER])
+		nup = dpb_pg_float8_array(v[B_UPPER], "upper", s->fx.upper, DPB_MAX_D);
+	if (isnull[B_LOWER] != isnull[B_UPPER] || nlo != nup || (!isnull[B_LOWER] && nlo == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("lower and upper must be given together, non-empty and of the same length"),
+				 errdetail("They are public constants used only to scale the features (never to clip them).")));
+	if (nlo > 0)
+	{
+		s->fx.has_bounds = 1;
+		s->fx.d = nlo;
+	}
+	if (!isnull[B_FEATURES])
+	{
+		int			nn = dpb_pg_name_array(v[B_FEATURES], &s->fx);
+
+		if (nn == 0 || (s->fx.d != 0 && nn != s->fx.d))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("features must be non-empty and as long as the bounds")));
+		s->fx.has_names = 1;
+		s->fx.d = nn;
+	}
+	if (!isnull[B_DRAWS])
+		s->ndraws = DatumGetInt32(v[B_DRAWS]);
+	if (!isnull[B_DELTA])
+		s->delta = DatumGetFloat8(v[B_DELTA]);
+	if ((t = betad_text(v, isnull, B_TIER)) != NULL)
+	{
+		if (strcmp(t, "exact") == 0)
+			s->tier = DPB_BETAD_EXACT;
+		else if (strcmp(t, "approximate") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("tier must be \"approximate\" or \"exact\"")));
+	}
+	if (!isnull[B_DELTA_PRIME])
+	{
+		if (s->tier != DPB_BETAD_EXACT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("delta_prime applies only to the exact tier"),
+					 errdetail("The approximate tier's delta' is not certified (docs/betad.md).")));
+		s->delta_prime = DatumGetFloat8(v[B_DELTA_PRIME]);
+	}
+	else if (s->tier == DPB_BETAD_EXACT)
+		s->delta_prime = 1e-9;
+	if (!isnull[B_CHAINS])
+		s->sched.chains = DatumGetInt32(v[B_CHAINS]);
+	if (!isnull[B_WARMUP])
+		s->sched.warmup = DatumGetInt32(v[B_WARMUP]);
+	if (!isnull[B_ITERATIONS])
+		s->sched.iters = DatumGetInt32(v[B_ITERATIONS]);
+	if ((t = betad_text(v, isnull, B_ROOT)) != NULL)
+	{
+		if (strcmp(t, "larger") == 0)
+			s->root = DPB_BETAD_ROOT_LARGER;
+		else if (strcmp(t, "smaller") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("root must be \"smaller\" or \"larger\"")));
+	}
+	st = dpb_betad_spec_check(s, &err);
+	if (st != DPB_OK)
+		betad_spec_raise(st, &err);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_betad);
+Datum
+dpbayes_betad(PG_FUNCTION_ARGS)
+{
+	Datum		v[NATTS_B];
+	bool		isnull[NATTS_B];
+	dpb_betad_spec s;
+	TupleDesc	tupdesc;
+	int			i;
+
+	if (PG_NARGS() != NATTS_B)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
+				 errmsg("dpbayes.betad takes %d arguments", NATTS_B)));
+	for (i = 0; i < NATTS_B; i++)
+	{
+		isnull[i] = PG_ARGISNULL(i);
+		v[i] = isnull[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
+	}
+	betad_fill(v, isnull, &s);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("function returning record called in context that cannot accept type record")));
+	tupdesc = BlessTupleDesc(tupdesc);
+	/* store what was derived and the defaults applied: the value is
+	 * explicit, and epsilon and beta are checked against each other */
+	v[B_EPSILON] = Float8GetDatum(s.epsilon);
+	v[B_BETA] = Float8GetDatum(s.beta);
+	v[B_PRIOR_SD] = Float8GetDatum(s.prior_sd);
+	v[B_INTERCEPT] = BoolGetDatum(s.fx.intercept != 0);
+	v[B_DRAWS] = Int32GetDatum(s.ndraws);
+	v[B_TIER] = CStringGetTextDatum(s.tier == DPB_BETAD_EXACT ? "exact" : "approximate");
+	v[B_CHAINS] = Int32GetDatum(s.sched.chains);
+	v[B_WARMUP] = Int32GetDatum(s.sched.warmup);
+	v[B_ITERATIONS] = Int32GetDatum(s.sched.iters);
+	v[B_ROOT] = CStringGetTextDatum(s.root == DPB_BETAD_ROOT_LARGER ? "larger" : "smaller");
+	isnull[B_EPSILON] = isnull[B_BETA] = isnull[B_PRIOR_SD] = isnull[B_INTERCEPT] = false;
+	isnull[B_DRAWS] = isnull[B_TIER] = isnull[B_CHAINS] = isnull[B_WARMUP] = false;
+	isnull[B_ITERATIONS] = isnull[B_ROOT] = false;
+	isnull[B_DELTA] = s.ndraws == 1;
+	v[B_DELTA] = Float8GetDatum(s.delta);
+	isnull[B_DELTA_PRIME] = s.tier != DPB_BETAD_EXACT;
+	v[B_DELTA_PRIME] = Float8GetDatum(s.delta_prime);
+	if (s.gaussian)
+	{
+		Datum		ab[2] = {Float8GetDatum(s.ig_a), Float8GetDatum(s.ig_b)};
+
+		v[B_Y_SCALE] = Float8GetDatum(s.y_scale);
+		isnull[B_Y_SCALE] = false;
+		v[B_SIGMA2_PRIOR] = PointerGetDatum(construct_array(ab, 2, FLOAT8OID, 8,
+															FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		isnull[B_SIGMA2_PRIOR] = false;
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, v, isnull)));
+}
+
+void
+dpb_pg_betad_from_datum(Datum composite, dpb_betad_spec *s)
+{
+	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
+	Datum		v[NATTS_B];
+	bool		isnull[NATTS_B];
+	int			i;
+
+	if (HeapTupleHeaderGetNatts(th) != NATTS_B)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("betaD parameters have %d attributes, expected %d",
+						HeapTupleHeaderGetNatts(th), NATTS_B)));
+	for (i = 0; i < NATTS_B; i++)
+		v[i] = GetAttributeByName(th, battnames[i], &isnull[i]);
+	betad_fill(v, isnull, s);
 }

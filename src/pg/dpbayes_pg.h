@@ -38,6 +38,16 @@ void		dpb_pg_noise_bits_done(dpb_rbits *r);
  * dpb_params_check; errors are raised). */
 void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
 
+/* privacy.c: a float8[] of finite values (at most maxn; returns the count)
+ * and a text[] of feature names into p->names (returns the count). */
+int			dpb_pg_float8_array(Datum d, const char *what, double *out, int maxn);
+int			dpb_pg_name_array(Datum d, dpb_params *p);
+
+/* betad.c: the dpbayes.betad_params composite into a checked spec (errors
+ * are raised). */
+struct dpb_betad_spec;
+void		dpb_pg_betad_from_datum(Datum composite, struct dpb_betad_spec *s);
+
 /* release_io.c: a release datum into a dpb_release with palloc'd stats
  * (validated), and a dpb_release into a new datum. */
 void		dpb_pg_release_from_datum(Datum d, dpb_release *r);
@@ -47,8 +57,14 @@ Datum		dpb_pg_release_to_datum(const dpb_release *r);
  * dpbayes.insecure_noise_seed (a no-op for other releases). */
 void		dpb_pg_warn_insecure(const dpb_release *r);
 
-/* release_json_in.c: parses the JSON form (errors are raised). */
+/* release_json_in.c: parses the JSON form (errors are raised); the _any
+ * form accepts both kinds (statistics, betad) and returns the datum. */
 void		dpb_pg_release_from_json(const char *text, dpb_release *r);
+Datum		dpb_pg_release_in_any(const char *text);
+
+/* release_io.c: a betaD release into a new dpbayes.release datum. */
+struct dpb_betad_release;
+Datum		dpb_pg_betad_to_datum(const struct dpb_betad_release *r);
 
 /* input.c: untrusted input.  dpb_pg_quote: at most 64 bytes of s, escaped,
  * for a message (names.h).  dpb_pg_numeric_float8: a numeric as double

@@ -32,8 +32,8 @@ static const char *const attnames[NATTS] = {
 	"neighbours"
 };
 
-static int
-float8_array(Datum d, const char *what, double *out, int maxn)
+int
+dpb_pg_float8_array(Datum d, const char *what, double *out, int maxn)
 {
 	ArrayType  *a = DatumGetArrayTypeP(d);
 	int			n,
@@ -72,8 +72,8 @@ float8_array(Datum d, const char *what, double *out, int maxn)
 	return n;
 }
 
-static int
-name_array(Datum d, dpb_params *p)
+int
+dpb_pg_name_array(Datum d, dpb_params *p)
 {
 	ArrayType  *a = DatumGetArrayTypeP(d);
 	Datum	   *elems;
@@ -174,9 +174,9 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 					 errhint("Use \"box\" or \"ball\".")));
 	}
 	if (!isnull[A_LOWER])
-		nlo = float8_array(v[A_LOWER], "lower", p->lower, DPB_MAX_D);
+		nlo = dpb_pg_float8_array(v[A_LOWER], "lower", p->lower, DPB_MAX_D);
 	if (!isnull[A_UPPER])
-		nup = float8_array(v[A_UPPER], "upper", p->upper, DPB_MAX_D);
+		nup = dpb_pg_float8_array(v[A_UPPER], "upper", p->upper, DPB_MAX_D);
 	if (isnull[A_LOWER] != isnull[A_UPPER] || nlo != nup)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -193,7 +193,7 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	}
 	if (!isnull[A_FEATURES])
 	{
-		nnames = name_array(v[A_FEATURES], p);
+		nnames = dpb_pg_name_array(v[A_FEATURES], p);
 		if (nnames == 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -209,7 +209,7 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	}
 	if (!isnull[A_NOISE_WEIGHTS])
 	{
-		p->nweights = float8_array(v[A_NOISE_WEIGHTS], "noise_weights",
+		p->nweights = dpb_pg_float8_array(v[A_NOISE_WEIGHTS], "noise_weights",
 								   p->noise_weights, DPB_MAX_MODEL_BLOCKS);
 		if (p->nweights == 0)
 			ereport(ERROR,

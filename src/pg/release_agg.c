@@ -170,6 +170,15 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 	}
 }
 
+void
+dpb_rel_d_error(int d0, int d)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("feature arrays of a group must all have the same length"),
+			 errdetail("The group started with %d features; a row has %d.", d0, d)));
+}
+
 int
 dpb_rel_array_len(ArrayType *a)
 {
@@ -199,8 +208,8 @@ dpb_rel_array_len(ArrayType *a)
 	return d;
 }
 
-static int
-feature_array(ArrayType *a, double **values)
+int
+dpb_rel_feature_array(ArrayType *a, double **values)
 {
 	if (ARR_ELEMTYPE(a) != FLOAT8OID)
 		ereport(ERROR,
@@ -300,14 +309,11 @@ release_trans(FunctionCallInfo fcinfo, dpb_model model)
 		dpb_rel_null_error("feature array");
 	if (PG_ARGISNULL(2))
 		dpb_rel_null_error("response");
-	d = feature_array(PG_GETARG_ARRAYTYPE_P(1), &x);
+	d = dpb_rel_feature_array(PG_GETARG_ARRAYTYPE_P(1), &x);
 	if (s->d == 0)
 		state_setup(s, aggcxt, d);
 	else if (d != s->d)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("feature arrays of a group must all have the same length"),
-				 errdetail("The group started with %d features; a row has %d.", s->d, d)));
+		dpb_rel_d_error(s->d, d);
 	y = dpb_rel_response(fcinfo, model, 2);
 	dpb_rel_add(s, x, y);
 	PG_RETURN_POINTER(s);

@@ -35,6 +35,20 @@ void		dpb_rel_add(RelState *s, const double *x, double y);
  * dimension, 1 to DPB_MAX_D elements, no nulls. */
 int			dpb_rel_array_len(ArrayType *a);
 
+/* A float8[] of features (checked like dpb_rel_array_len): its length,
+ * and its values in *values (pointing into the array). */
+int			dpb_rel_feature_array(ArrayType *a, double **values);
+
+/* The column form's features (arguments 3.. of the transition function:
+ * state, y, p, VARIADIC x), converted to double and checked for nulls;
+ * agg names the aggregate in hints.  Returns a buffer of *d values that
+ * the next row overwrites. */
+double	   *dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *d);
+
+/* The error of a row whose feature count differs from the group's. */
+pg_attribute_noreturn()
+void		dpb_rel_d_error(int d0, int d);
+
 /* "<what> must not be null", with the NULL policy's hint. */
 pg_attribute_noreturn()
 void		dpb_rel_null_error(const char *what);

@@ -74,24 +74,17 @@ kind_of(Oid type)
 	}
 }
 
-static const char *
-model_name(dpb_model model)
-{
-	return model == DPB_MODEL_LOGISTIC ? "logistic" :
-		model == DPB_MODEL_POISSON ? "poisson" : "linear";
-}
-
 pg_attribute_noreturn()
 static void
-type_error(dpb_model model, Oid type, int feature, bool lone_array)
+type_error(const char *agg, Oid type, int feature, bool lone_array)
 {
 	if (lone_array)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("feature arguments must be numeric"),
 				 errdetail("Feature 1 has type %s.", format_type_be(type)),
-				 errhint("To pass the features as one array, put it first, as in dpbayes.%s_release(x, y, p), or write VARIADIC before it.",
-						 model_name(model))));
+				 errhint("To pass the features as one array, put it first, as in dpbayes.%s(x, y, p), or write VARIADIC before it.",
+						 agg)));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("feature arguments must be numeric"),
@@ -100,7 +93,7 @@ type_error(dpb_model model, Oid type, int feature, bool lone_array)
 }
 
 static cols_call *
-resolve_call(FunctionCallInfo fcinfo, dpb_model model)
+resolve_call(FunctionCallInfo fcinfo, const char *agg)
 {
 	FmgrInfo   *fl = fcinfo->flinfo;
 	cols_call  *c = MemoryContextAllocZero(fl->fn_mcxt, sizeof(cols_call));
@@ -146,7 +139,7 @@ resolve_call(FunctionCallInfo fcinfo, dpb_model model)
 					 errmsg("could not determine the types of the feature arguments")));
 		c->kind[j] = kind_of(t);
 		if (c->kind[j] == COL_OTHER)
-			type_error(model, t, j + 1, c->nargs == 1 && type_is_array(t));
+			type_error(agg, t, j + 1, c->nargs == 1 && type_is_array(t));
 		c->all_float8 &= c->kind[j] == COL_FLOAT8;
 	}
 	fl->fn_extra = c;
@@ -228,21 +221,16 @@ spread_features(FunctionCallInfo fcinfo, cols_call *c)
 	return d;
 }
 
-static Datum
-cols_trans(FunctionCallInfo fcinfo, dpb_model model)
+double *
+dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *dout)
 {
-	MemoryContext aggcxt;
-	RelState   *s = dpb_rel_trans_state(fcinfo, model, ARG_P, &aggcxt);
 	cols_call  *c = fcinfo->flinfo->fn_extra;
 	NullableDatum *xs = fcinfo->args + ARG_X;
-	double		y;
 	int			d,
 				j;
 
 	if (c == NULL)
-		c = resolve_call(fcinfo, model);
-	if (PG_ARGISNULL(ARG_Y))
-		dpb_rel_null_error("response");
+		c = resolve_call(fcinfo, agg);
 	if (c->spread)
 		d = spread_features(fcinfo, c);
 	else
@@ -258,16 +246,30 @@ cols_trans(FunctionCallInfo fcinfo, dpb_model model)
 			for (j = 0; j < d; j++)
 				c->x[j] = to_double(c->kind[j], xs[j].value, j + 1);
 	}
+	*dout = d;
+	return c->x;
+}
+
+static Datum
+cols_trans(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	RelState   *s = dpb_rel_trans_state(fcinfo, model, ARG_P, &aggcxt);
+	double	   *x;
+	double		y;
+	int			d;
+
+	if (PG_ARGISNULL(ARG_Y))
+		dpb_rel_null_error("response");
+	x = dpb_rel_cols_features(fcinfo, model == DPB_MODEL_LOGISTIC ? "logistic_release" :
+							  model == DPB_MODEL_POISSON ? "poisson_release" : "linear_release",
+							  &d);
 	if (dpb_rel_d(s) == 0)
 		dpb_rel_setup(s, aggcxt, d);
 	else if (d != dpb_rel_d(s))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("feature arrays of a group must all have the same length"),
-				 errdetail("The group started with %d features; a row has %d.",
-						   dpb_rel_d(s), d)));
+		dpb_rel_d_error(dpb_rel_d(s), d);
 	y = dpb_rel_response(fcinfo, model, ARG_Y);
-	dpb_rel_add(s, c->x, y);
+	dpb_rel_add(s, x, y);
 	PG_RETURN_POINTER(s);
 }
 

@@ -17,8 +17,76 @@
 #include "utils/jsonb.h"
 
 #include "layout.h"
+#include "betad/betad_release.h"
 
 #include <stdlib.h>
+
+/* ---- releases of kind betad (a draw, not statistics) ---- */
+
+static bool
+varlena_is_betad(struct varlena *v)
+{
+	return dpb_betad_is_packed((const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+}
+
+/* unpacks (and validates) a betaD release; r->draws is palloc'd */
+static void
+betad_from_varlena(struct varlena *v, dpb_betad_release *r, int corrupt_code)
+{
+	dpb_err		err;
+	dpb_status	st;
+	double	   *draws;
+	size_t		nd;
+
+	st = dpb_betad_unpack((const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), r, &err);
+	if (st != DPB_OK)
+		dpb_pg_raise(st, &err, corrupt_code);
+	nd = (size_t) r->s.ndraws * dpb_betad_nvar(&r->s);
+	draws = palloc(sizeof(double) * nd);
+	memcpy(draws, r->draws, sizeof(double) * nd);
+	dpb_betad_release_free(r);
+	r->draws = draws;
+}
+
+Datum
+dpb_pg_betad_to_datum(const dpb_betad_release *r)
+{
+	size_t		sz = dpb_betad_packed_size(r);
+	struct varlena *v = palloc(VARHDRSZ + sz);
+
+	SET_VARSIZE(v, VARHDRSZ + sz);
+	dpb_betad_pack(r, (unsigned char *) VARDATA(v));
+	return PointerGetDatum(v);
+}
+
+/* a filled JSON buffer as a palloc'd string in the server encoding (the
+ * buffer is freed) */
+static char *
+json_buf_cstring(dpb_buf *b, dpb_status st)
+{
+	char	   *out;
+
+	if (st != DPB_OK || b->oom)
+	{
+		dpb_buf_free(b);
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	}
+	/* the release's names are UTF-8; the text is in the server encoding */
+	out = pstrdup(dpb_pg_from_utf8(b->data));
+	dpb_buf_free(b);
+	return out;
+}
+
+static char *
+betad_json_cstring(const dpb_betad_release *r)
+{
+	dpb_buf		b;
+
+	dpb_buf_init(&b);
+	return json_buf_cstring(&b, dpb_betad_to_json(r, &b));
+}
 
 void
 dpb_pg_release_from_datum(Datum d, dpb_release *r)
@@ -28,6 +96,12 @@ dpb_pg_release_from_datum(Datum d, dpb_release *r)
 	dpb_status	st;
 	double	   *stats;
 
+	if (varlena_is_betad(v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("this release is a betaD-Bayes draw, not a release of statistics"),
+				 errdetail("A betaD release holds one draw from the betaD posterior (an estimate): there are no noisy statistics to infer from."),
+				 errhint("It is an estimate, not a statistic: read it with dpbayes.release_summary() or dpbayes.release_json().")));
 	st = dpb_release_unpack((const unsigned char *) VARDATA_ANY(v),
 							VARSIZE_ANY_EXHDR(v), r, &err);
 	if (st != DPB_OK)
@@ -65,33 +139,16 @@ static char *
 release_json_cstring(const dpb_release *r)
 {
 	dpb_buf		b;
-	dpb_status	st;
-	char	   *out;
 
 	dpb_buf_init(&b);
-	st = dpb_release_to_json(r, &b);
-	if (st != DPB_OK || b.oom)
-	{
-		dpb_buf_free(&b);
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("out of memory")));
-	}
-	/* the release's names are UTF-8; the text is in the server encoding */
-	out = pstrdup(dpb_pg_from_utf8(b.data));
-	dpb_buf_free(&b);
-	return out;
+	return json_buf_cstring(&b, dpb_release_to_json(r, &b));
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_release_in);
 Datum
 dpbayes_release_in(PG_FUNCTION_ARGS)
 {
-	char	   *s = PG_GETARG_CSTRING(0);
-	dpb_release r;
-
-	dpb_pg_release_from_json(s, &r);
-	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+	PG_RETURN_DATUM(dpb_pg_release_in_any(PG_GETARG_CSTRING(0)));
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_release_out);
@@ -99,8 +156,16 @@ Datum
 dpbayes_release_out(PG_FUNCTION_ARGS)
 {
 	dpb_release r;
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 
-	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
+	if (varlena_is_betad(v))
+	{
+		dpb_betad_release b;
+
+		betad_from_varlena(v, &b, ERRCODE_DATA_CORRUPTED);
+		PG_RETURN_CSTRING(betad_json_cstring(&b));
+	}
+	dpb_pg_release_from_datum(PointerGetDatum(v), &r);
 	PG_RETURN_CSTRING(release_json_cstring(&r));
 }
 
@@ -116,6 +181,17 @@ dpbayes_release_recv(PG_FUNCTION_ARGS)
 	dpb_status	st;
 	Datum		result;
 
+	if (dpb_betad_is_packed((const unsigned char *) bytes, (size_t) len))
+	{
+		dpb_betad_release b;
+
+		st = dpb_betad_unpack((const unsigned char *) bytes, (size_t) len, &b, &err);
+		if (st != DPB_OK)
+			dpb_pg_raise(st, &err, ERRCODE_INVALID_BINARY_REPRESENTATION);
+		result = dpb_pg_betad_to_datum(&b);
+		dpb_betad_release_free(&b);
+		PG_RETURN_DATUM(result);
+	}
 	st = dpb_release_unpack((const unsigned char *) bytes, (size_t) len, &r, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_BINARY_REPRESENTATION);
@@ -133,7 +209,14 @@ dpbayes_release_send(PG_FUNCTION_ARGS)
 	StringInfoData buf;
 
 	/* validate before sending */
-	dpb_pg_release_from_datum(PointerGetDatum(v), &r);
+	if (varlena_is_betad(v))
+	{
+		dpb_betad_release b;
+
+		betad_from_varlena(v, &b, ERRCODE_DATA_CORRUPTED);
+	}
+	else
+		dpb_pg_release_from_datum(PointerGetDatum(v), &r);
 	pq_begintypsend(&buf);
 	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
@@ -144,10 +227,22 @@ Datum
 dpbayes_release_json(PG_FUNCTION_ARGS)
 {
 	dpb_release r;
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	char	   *js;
 
-	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
-	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in,
-										CStringGetDatum(release_json_cstring(&r))));
+	if (varlena_is_betad(v))
+	{
+		dpb_betad_release b;
+
+		betad_from_varlena(v, &b, ERRCODE_DATA_CORRUPTED);
+		js = betad_json_cstring(&b);
+	}
+	else
+	{
+		dpb_pg_release_from_datum(PointerGetDatum(v), &r);
+		js = release_json_cstring(&r);
+	}
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(js)));
 }
 
 static void
@@ -170,6 +265,48 @@ fmt_num(double v)
 	return pstrdup(buf);
 }
 
+static void
+betad_summary(ReturnSetInfo *rsinfo, const dpb_betad_release *b)
+{
+	const dpb_betad_spec *sp = &b->s;
+	int			nvar = dpb_betad_nvar(sp),
+				j,
+				k;
+	char		name[DPB_NAME_LEN + 8];
+
+	put_kv(rsinfo, "kind", "betad (one draw from the betaD posterior: an estimate, not statistics)");
+	put_kv(rsinfo, "model", sp->gaussian ? "linear" : "logistic");
+	put_kv(rsinfo, "neighbours", "replace");
+	put_kv(rsinfo, "n", psprintf(INT64_FORMAT, b->n));
+	put_kv(rsinfo, "d", psprintf("%d", sp->fx.d));
+	put_kv(rsinfo, "intercept", sp->fx.intercept ? "true" : "false");
+	put_kv(rsinfo, "epsilon", fmt_num(sp->epsilon));
+	put_kv(rsinfo, "delta", fmt_num(sp->delta_eff));
+	put_kv(rsinfo, "beta", fmt_num(sp->beta));
+	put_kv(rsinfo, "draws", sp->ndraws == 1 ? "1" :
+		   psprintf("%d (epsilon %s each, composed as zCDP)", sp->ndraws, fmt_num(sp->eps_draw)));
+	put_kv(rsinfo, "prior", psprintf("coefficients N(0, %s^2)", fmt_num(sp->prior_sd)));
+	if (sp->gaussian)
+		put_kv(rsinfo, "sigma2", psprintf("floor %s, y_scale %s, sigma2 / y_scale^2 ~ InverseGamma(%s, %s) above the floor",
+										  fmt_num(sp->sigma2_floor), fmt_num(sp->y_scale),
+										  fmt_num(sp->ig_a), fmt_num(sp->ig_b)));
+	if (sp->tier == DPB_BETAD_EXACT)
+		put_kv(rsinfo, "sampling", psprintf("exact (rejection from the prior, %lld trials per draw), delta' %s",
+											(long long) b->trials, fmt_num(b->delta_prime)));
+	else
+		put_kv(rsinfo, "sampling", psprintf("approximate: NUTS, %d chains, %d warmup, %d iterations; delta' not certified",
+											sp->sched.chains, sp->sched.warmup, sp->sched.iters));
+	put_kv(rsinfo, "insecure test noise", b->insecure ? "YES: NOT PRIVATE" : "no");
+	for (k = 0; k < sp->ndraws; k++)
+		for (j = 0; j < nvar; j++)
+		{
+			dpb_betad_var_name(sp, j, name, sizeof(name));
+			put_kv(rsinfo, sp->ndraws == 1 ? psprintf("draw: %s", dpb_pg_from_utf8(name)) :
+				   psprintf("draw %d: %s", k + 1, dpb_pg_from_utf8(name)),
+				   psprintf("%.12g", b->draws[(size_t) k * nvar + j]));
+		}
+}
+
 PG_FUNCTION_INFO_V1(dpbayes_release_summary);
 Datum
 dpbayes_release_summary(PG_FUNCTION_ARGS)
@@ -178,8 +315,18 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 	dpb_release r;
 	StringInfoData s;
 	int			j;
+	struct varlena *v = PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 
-	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
+	if (varlena_is_betad(v))
+	{
+		dpb_betad_release b;
+
+		betad_from_varlena(v, &b, ERRCODE_DATA_CORRUPTED);
+		InitMaterializedSRF(fcinfo, 0);
+		betad_summary(rsinfo, &b);
+		return (Datum) 0;
+	}
+	dpb_pg_release_from_datum(PointerGetDatum(v), &r);
 	InitMaterializedSRF(fcinfo, 0);
 
 	put_kv(rsinfo, "model", dpb_model_name(r.model));

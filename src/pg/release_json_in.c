@@ -16,6 +16,7 @@
 
 #include "layout.h"
 #include "names.h"
+#include "betad/betad_release.h"
 
 pg_attribute_noreturn()
 static void
@@ -183,23 +184,127 @@ signature_from_json(JsonbValue *v, dpb_release_sig *sig)
 	sig->present = 1;
 }
 
+static JsonbContainer *
+parse_root(const char *text)
+{
+	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
+
+	if (!JsonContainerIsObject(&jb->root))
+		bad("A release is a JSON object.");
+	return &jb->root;
+}
+
+/* "features": null or d names (the one rule of names.h) into p */
+static void
+features_field(JsonbContainer *root, int d, dpb_params *p)
+{
+	JsonbValue *v = field(root, "features", true);
+	dpb_err		err;
+	int			j;
+
+	if (v != NULL)
+	{
+		int			n;
+		JsonbContainer *c = array(v, "features", &n);
+
+		if (n != d)
+			bad("Key \"features\" must have d elements.");
+		for (j = 0; j < n; j++)
+		{
+			JsonbValue *e = getIthJsonbValueFromContainer(c, j);
+			char	   *nm;
+
+			if (e == NULL || e->type != jbvString)
+				bad("Key \"features\" must be an array of strings.");
+			/* the one rule of names.h, on the UTF-8 the release stores */
+			nm = e->val.string.len >= DPB_NAME_LEN ? e->val.string.val :
+				dpb_pg_to_utf8(e->val.string.val, e->val.string.len);
+			if (dpb_name_check(nm, nm == e->val.string.val ? (size_t) e->val.string.len : strlen(nm),
+							   j, &err) != DPB_OK)
+				bad(err.detail);
+			strlcpy(p->names[j], nm, DPB_NAME_LEN);
+		}
+		p->has_names = 1;
+	}
+}
+
+/* "lower"/"upper": both null or both d numbers, into p */
+static void
+bounds_fields(JsonbContainer *root, int d, dpb_params *p)
+{
+	JsonbValue *v = field(root, "lower", true);
+
+	if (v != NULL)
+	{
+		num_array(v, "lower", p->lower, d);
+		num_array(field(root, "upper", true), "upper", p->upper, d);
+		p->has_bounds = 1;
+	}
+	else if (field(root, "upper", true) != NULL)
+		bad("Keys \"lower\" and \"upper\" must both be null or both be arrays.");
+}
+
+static void release_from_root(JsonbContainer *root, dpb_release *r);
+
 void
 dpb_pg_release_from_json(const char *text, dpb_release *r)
 {
-	Jsonb	   *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
-	JsonbContainer *root = &jb->root;
+	release_from_root(parse_root(text), r);
+}
+
+/* the kind of a release's JSON: "betad" or the default "statistics" */
+static bool
+root_is_betad(JsonbContainer *root)
+{
+	JsonbValue *v = field(root, "kind", false);
+
+	if (v == NULL)
+		return false;
+	if (strcmp(str(v, "kind"), "betad") == 0)
+		return true;
+	if (strcmp(str(v, "kind"), "statistics") == 0)
+		return false;
+	bad("Key \"kind\" must be \"statistics\" or \"betad\".");
+}
+
+static void betad_from_root(JsonbContainer *root, dpb_betad_release *r);
+
+Datum
+dpb_pg_release_in_any(const char *text)
+{
+	JsonbContainer *root = parse_root(text);
+
+	if (root_is_betad(root))
+	{
+		dpb_betad_release b;
+		Datum		d;
+
+		betad_from_root(root, &b);
+		d = dpb_pg_betad_to_datum(&b);
+		dpb_betad_release_free(&b);
+		return d;
+	}
+	else
+	{
+		dpb_release r;
+
+		release_from_root(root, &r);
+		return dpb_pg_release_to_datum(&r);
+	}
+}
+
+static void
+release_from_root(JsonbContainer *root, dpb_release *r)
+{
 	JsonbContainer *blocks;
 	JsonbValue *v;
 	dpb_layout	L;
 	dpb_err		err;
 	dpb_status	st;
 	int			nb,
-				b,
-				j;
+				b;
 	char	   *s;
 
-	if (!JsonContainerIsObject(root))
-		bad("A release is a JSON object.");
 	memset(r, 0, sizeof(*r));
 	dpb_params_default(&r->p);
 
@@ -233,44 +338,12 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 	r->p.intercept = boolean(field(root, "intercept", true), "intercept");
 	r->insecure = boolean(field(root, "insecure_test_noise", true), "insecure_test_noise");
 
-	v = field(root, "features", true);
-	if (v != NULL)
-	{
-		int			n;
-		JsonbContainer *c = array(v, "features", &n);
-
-		if (n != r->d)
-			bad("Key \"features\" must have d elements.");
-		for (j = 0; j < n; j++)
-		{
-			JsonbValue *e = getIthJsonbValueFromContainer(c, j);
-			char	   *nm;
-
-			if (e == NULL || e->type != jbvString)
-				bad("Key \"features\" must be an array of strings.");
-			/* the one rule of names.h, on the UTF-8 the release stores */
-			nm = e->val.string.len >= DPB_NAME_LEN ? e->val.string.val :
-				dpb_pg_to_utf8(e->val.string.val, e->val.string.len);
-			if (dpb_name_check(nm, nm == e->val.string.val ? (size_t) e->val.string.len : strlen(nm),
-							   j, &err) != DPB_OK)
-				bad(err.detail);
-			strlcpy(r->p.names[j], nm, DPB_NAME_LEN);
-		}
-		r->p.has_names = 1;
-	}
+	features_field(root, r->d, &r->p);
 	s = str(field(root, "scaling", true), "scaling");
 	r->p.scaling = dpb_scaling_from_name(s);
 	if (r->p.scaling == 0)
 		bad(psprintf("Unknown scaling \"%s\".", q(s)));
-	v = field(root, "lower", true);
-	if (v != NULL)
-	{
-		num_array(v, "lower", r->p.lower, r->d);
-		num_array(field(root, "upper", true), "upper", r->p.upper, r->d);
-		r->p.has_bounds = 1;
-	}
-	else if (field(root, "upper", true) != NULL)
-		bad("Keys \"lower\" and \"upper\" must both be null or both be arrays.");
+	bounds_fields(root, r->d, &r->p);
 	r->p.clip = num(field(root, "clip", true), "clip");
 	v = field(root, "y_bound", true);
 	r->p.y_bound = v ? num(v, "y_bound") : 0.0;
@@ -336,5 +409,120 @@ dpb_pg_release_from_json(const char *text, dpb_release *r)
 		if (gv != NULL &&
 			num(gv, "grid") != (r->p.mechanism == DPB_MECH_NONE ? 0.0 : ldexp(1.0, r->grid_exp[b])))
 			bad(psprintf("Block %d's grid does not match its privacy parameters.", b + 1));
+	}
+}
+
+/* ---- kind "betad" (docs/release-format.md) ---- */
+
+static void
+betad_from_root(JsonbContainer *root, dpb_betad_release *r)
+{
+	dpb_betad_spec *sp = &r->s;
+	JsonbContainer *sampler,
+			   *draws,
+			   *vars;
+	JsonbValue *v;
+	char	   *s;
+	int			n,
+				k,
+				nvar;
+	dpb_err		err;
+	dpb_status	st;
+
+	memset(r, 0, sizeof(*r));
+	if (strcmp(str(field(root, "format", true), "format"), "dpbayes.release") != 0)
+		bad("Key \"format\" must be \"dpbayes.release\".");
+	if (integer(field(root, "version", true), "version", 0, 65535) != DPB_BETAD_VERSION)
+		bad("Unsupported betad format version.");
+	s = str(field(root, "model", true), "model");
+	if (strcmp(s, "logistic") != 0 && strcmp(s, "linear") != 0)
+		bad(psprintf("Unknown betad model \"%s\".", q(s)));
+	dpb_betad_spec_default(sp, strcmp(s, "linear") == 0);
+	if (strcmp(str(field(root, "neighbours", true), "neighbours"), "replace") != 0)
+		bad("A betad release is stated for replace neighbours.");
+	r->n = integer(field(root, "n", true), "n", 0, INT64CONST(9007199254740992));
+	sp->epsilon = num(field(root, "epsilon", true), "epsilon");
+	sp->delta_eff = num(field(root, "delta", true), "delta");
+	sp->beta = num(field(root, "beta", true), "beta");
+	sp->eps_draw = num(field(root, "epsilon_per_draw", true), "epsilon_per_draw");
+	s = str(field(root, "root", true), "root");
+	if (strcmp(s, "smaller") != 0 && strcmp(s, "larger") != 0)
+		bad("Key \"root\" must be \"smaller\" or \"larger\".");
+	sp->root = strcmp(s, "larger") == 0 ? DPB_BETAD_ROOT_LARGER : DPB_BETAD_ROOT_SMALLER;
+	sp->ndraws = (int) integer(field(root, "ndraws", true), "ndraws", 1, DPB_BETAD_MAX_DRAWS);
+	sp->delta = num(field(root, "composition_delta", true), "composition_delta");
+	sp->fx.d = (int) integer(field(root, "d", true), "d", 1, DPB_MAX_D);
+	sp->fx.intercept = boolean(field(root, "intercept", true), "intercept") ? 1 : 0;
+	features_field(root, sp->fx.d, &sp->fx);
+	bounds_fields(root, sp->fx.d, &sp->fx);
+	v = field(root, "prior", true);
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		bad("Key \"prior\" must be an object.");
+	sp->prior_sd = num(field(v->val.binary.data, "coefficient_sd", true), "coefficient_sd");
+	if (sp->gaussian)
+	{
+		double		ab[2];
+
+		num_array(field(v->val.binary.data, "sigma2_inverse_gamma", true),
+				  "sigma2_inverse_gamma", ab, 2);
+		sp->ig_a = ab[0];
+		sp->ig_b = ab[1];
+		sp->sigma2_floor = num(field(root, "sigma2_floor", true), "sigma2_floor");
+		sp->y_scale = num(field(root, "y_scale", true), "y_scale");
+	}
+	else if (field(root, "sigma2_floor", true) != NULL || field(root, "y_scale", true) != NULL)
+		bad("Keys \"sigma2_floor\" and \"y_scale\" must be null for the logistic model.");
+	v = field(root, "sampler", true);
+	if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+		bad("Key \"sampler\" must be an object.");
+	sampler = v->val.binary.data;
+	s = str(field(sampler, "tier", true), "tier");
+	if (strcmp(s, "exact") == 0)
+	{
+		sp->tier = DPB_BETAD_EXACT;
+		r->trials = integer(field(sampler, "trials", true), "trials", 1,
+							(int64) DPB_BETAD_EXACT_MAX_WORK);
+		sp->delta_prime = num(field(sampler, "delta_prime_target", true), "delta_prime_target");
+		r->delta_prime = num(field(root, "delta_prime", true), "delta_prime");
+		if (boolean(field(root, "approximate_sampling", true), "approximate_sampling"))
+			bad("Key \"approximate_sampling\" must be false for the exact tier.");
+	}
+	else if (strcmp(s, "approximate") == 0)
+	{
+		sp->tier = DPB_BETAD_APPROXIMATE;
+		sp->sched.chains = (int) integer(field(sampler, "chains", true), "chains", 1, DPB_BETAD_MAX_CHAINS);
+		sp->sched.warmup = (int) integer(field(sampler, "warmup", true), "warmup", 10, DPB_BETAD_MAX_ITERS);
+		sp->sched.iters = (int) integer(field(sampler, "iterations", true), "iterations", 1, DPB_BETAD_MAX_ITERS);
+		r->delta_prime = NAN;
+		if (field(root, "delta_prime", true) != NULL ||
+			!boolean(field(root, "approximate_sampling", true), "approximate_sampling"))
+			bad("An approximate betad release has \"approximate_sampling\": true and \"delta_prime\": null.");
+	}
+	else
+		bad("Key \"tier\" must be \"approximate\" or \"exact\".");
+	r->insecure = boolean(field(root, "insecure_test_noise", true), "insecure_test_noise");
+	nvar = dpb_betad_nvar(sp);
+	vars = array(field(root, "variables", true), "variables", &n);
+	if (n != nvar)
+		bad("Key \"variables\" must name every released variable.");
+	(void) vars;
+	draws = array(field(root, "draws", true), "draws", &n);
+	if (n != sp->ndraws)
+		bad("Key \"draws\" must have ndraws elements.");
+	r->draws = malloc(sizeof(double) * nvar * sp->ndraws);
+	if (r->draws == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory")));
+	for (k = 0; k < n; k++)
+		num_array(getIthJsonbValueFromContainer(draws, k), "draws", r->draws + (size_t) k * nvar, nvar);
+	st = dpb_betad_release_validate(r, &err);
+	if (st != DPB_OK)
+	{
+		dpb_betad_release_free(r);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type dpbayes.release"),
+				 errdetail("%s", err.msg)));
 	}
 }

@@ -46,4 +46,9 @@ int			dpb_betad_dim(const dpb_betad_model *m);
  * -INFINITY outside the support (never for finite par). */
 double		dpb_betad_logpost(const dpb_betad_model *m, const double *par, double *grad);
 
+/* sum_i -l_beta(D_i, theta) (the data part of log pi_beta) at the
+ * coefficients coef and, Gaussian, the variance sigma2 (>= s2); uses the
+ * first n doubles of work. */
+double		dpb_betad_negloss(const dpb_betad_model *m, const double *coef, double sigma2);
+
 #endif

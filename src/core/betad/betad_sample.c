@@ -93,36 +93,19 @@ logp(const double *x, double *grad, void *ctx)
 }
 
 dpb_status
-dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s, dpb_rbits *rb,
-			   dpb_interrupt_fn interrupt, double *theta, dpb_err *err)
+dpb_betad_chains(const dpb_betad_model *m, const dpb_betad_schedule *s, gsl_rng *g,
+				 dpb_interrupt_fn interrupt, double *draws, dpb_nuts_stats *stats)
 {
 	int			dim = dpb_betad_dim(m),
 				c,
 				k;
 	size_t		per = (size_t) s->iters * dim;
-	double	   *draws,
-				init[DPB_MAX_D + 2];
-	gsl_rng    *g;
+	double		init[DPB_MAX_D + 2];
 	dpb_nuts_opts o;
-	dpb_nuts_stats st;
 	dpb_status	status = DPB_OK;
-	uint64_t	pick = 0;
 
 	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_MAX_D + 2)
-	{
-		dpb_err_set(err, "invalid betaD schedule", NULL);
 		return DPB_EINVAL;
-	}
-	draws = malloc(sizeof(double) * per * s->chains);
-	g = dpb_rbits_gsl_alloc(rb);
-	if (draws == NULL || g == NULL)
-	{
-		free(draws);
-		if (g)
-			gsl_rng_free(g);
-		dpb_err_set(err, "out of memory", NULL);
-		return DPB_ENOMEM;
-	}
 	dpb_nuts_opts_default(&o);
 	o.warmup = s->warmup;
 	o.draws = s->iters;
@@ -136,9 +119,43 @@ dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s, dpb_rbits 
 			init[k] = gsl_ran_gaussian(g, m->prior_sd);
 		if (m->gaussian)
 			init[dim - 1] = gsl_ran_gaussian(g, 1.0);
-		status = dpb_nuts_run(dim, logp, (void *) m, init, &o, g, draws + per * c, &st);
+		status = dpb_nuts_run(dim, logp, (void *) m, init, &o, g, draws + per * c, &stats[c]);
 	}
-	memset(&st, 0, sizeof(st));	/* diagnostics never leave */
+	return status;
+}
+
+dpb_status
+dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s, dpb_rbits *rb,
+			   dpb_interrupt_fn interrupt, double *theta, dpb_err *err)
+{
+	int			dim = dpb_betad_dim(m);
+	size_t		per = (size_t) s->iters * dim;
+	double	   *draws;
+	gsl_rng    *g;
+	dpb_nuts_stats *st;
+	dpb_status	status;
+	uint64_t	pick = 0;
+
+	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_MAX_D + 2)
+	{
+		dpb_err_set(err, "invalid betaD schedule", NULL);
+		return DPB_EINVAL;
+	}
+	draws = malloc(sizeof(double) * per * s->chains);
+	st = calloc(s->chains, sizeof(dpb_nuts_stats));
+	g = dpb_rbits_gsl_alloc(rb);
+	if (draws == NULL || g == NULL || st == NULL)
+	{
+		free(draws);
+		free(st);
+		if (g)
+			gsl_rng_free(g);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	status = dpb_betad_chains(m, s, g, interrupt, draws, st);
+	memset(st, 0, sizeof(dpb_nuts_stats) * s->chains);	/* diagnostics never leave */
+	free(st);
 	if (status == DPB_OK)
 		status = dpb_uniform_u64(rb, (uint64_t) s->chains * s->iters, &pick);
 	if (status == DPB_OK && dpb_rbits_failed(rb))

@@ -18,6 +18,7 @@
 #include "betad/betad_model.h"
 #include "dnoise.h"
 #include "posterior.h"			/* dpb_interrupt_fn */
+#include "nuts.h"
 
 #include <gsl/gsl_rng.h>
 
@@ -45,5 +46,15 @@ void		dpb_betad_schedule_default(dpb_betad_schedule *s);
 dpb_status	dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s,
 						   dpb_rbits *rb, dpb_interrupt_fn interrupt, double *theta,
 						   dpb_err *err);
+
+/*
+ * NOT PRIVATE (tuning only): the whole chains (chains x iters x dim,
+ * chain-major) and each chain's NUTS statistics, from any generator g.
+ * dpb_betad_draw runs this with the secure generator and lets only one
+ * draw out.
+ */
+dpb_status	dpb_betad_chains(const dpb_betad_model *m, const dpb_betad_schedule *s,
+							 gsl_rng *g, dpb_interrupt_fn interrupt, double *draws,
+							 dpb_nuts_stats *stats);
 
 #endif

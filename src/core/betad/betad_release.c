@@ -1,0 +1,972 @@
+/*
+ * betad_release.c — parameters, mechanism run, validation, packing and JSON
+ * of the betaD-Bayes release (see betad_release.h, docs/betad.md).
+ */
+#include "betad_release.h"
+
+#include "dnoise.h"
+#include "ledger.h"
+#include "names.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+dpb_betad_spec_default(dpb_betad_spec *s, int gaussian)
+{
+	memset(s, 0, sizeof(*s));
+	s->gaussian = gaussian;
+	s->epsilon = NAN;
+	s->beta = NAN;
+	s->root = DPB_BETAD_ROOT_SMALLER;
+	s->prior_sd = 3.0;
+	s->sigma2_floor = gaussian ? NAN : 0.0;
+	s->y_scale = 1.0;
+	s->ig_a = gaussian ? 1.0 : 0.0;
+	s->ig_b = gaussian ? 1.0 : 0.0;
+	s->fx.intercept = 1;
+	dpb_betad_schedule_default(&s->sched);
+	s->ndraws = 1;
+	s->tier = DPB_BETAD_APPROXIMATE;
+	s->delta_prime = 0.0;
+}
+
+static int
+pos_finite(double v)
+{
+	return v > 0 && dpb_isfinite(v);
+}
+
+static int
+close_rel(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol * fmax(fabs(a), fabs(b));
+}
+
+/* the total (epsilon, delta) of k draws of epsilon eps1 each: the
+ * exponential mechanism is (eps1^2 / 8)-zCDP (bounded range), so k draws are
+ * (k eps1^2 / 8)-zCDP, converted at delta; or pure composition k eps1,
+ * whichever epsilon is smaller */
+static void
+compose(int k, double eps1, double delta, double *eps, double *deff)
+{
+	double		pure = k * eps1,
+				z;
+
+	if (k == 1)
+	{
+		*eps = eps1;
+		*deff = 0;
+		return;
+	}
+	z = dpb_zcdp_eps(k * eps1 * eps1 / 8.0, delta);
+	if (!(z < pure))
+	{
+		*eps = pure;
+		*deff = 0;
+	}
+	else
+	{
+		*eps = z;
+		*deff = delta;
+	}
+}
+
+dpb_status
+dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
+{
+	double		eps1,
+				total,
+				deff;
+	dpb_status	st;
+	int			j;
+
+	if (s->gaussian != 0 && s->gaussian != 1)
+	{
+		dpb_err_set(err, "unknown betaD model", NULL);
+		return DPB_EINVAL;
+	}
+	if (!pos_finite(s->prior_sd) || s->prior_sd > 1e6)
+	{
+		dpb_err_set(err, "prior_sd must be positive and at most 1e6", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->gaussian)
+	{
+		if (!pos_finite(s->sigma2_floor) || !pos_finite(s->y_scale))
+		{
+			dpb_err_set(err, "sigma2_floor and y_scale must be positive and finite", NULL);
+			return DPB_EINVAL;
+		}
+		if (!pos_finite(s->ig_a) || !pos_finite(s->ig_b))
+		{
+			dpb_err_set(err, "the inverse-gamma prior of sigma2 needs positive, finite parameters", NULL);
+			return DPB_EINVAL;
+		}
+	}
+	else if (s->sigma2_floor != 0 || s->y_scale != 1 || s->ig_a != 0 || s->ig_b != 0)
+	{
+		dpb_err_set(err, "sigma2_floor, y_scale and sigma2_prior apply only to the linear model", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->fx.d < 0 || s->fx.d > DPB_MAX_D)
+	{
+		dpb_err_set(err, "the number of features must be between 1 and 64", NULL);
+		return DPB_ERANGE;
+	}
+	if (s->fx.has_bounds)
+	{
+		if (s->fx.d == 0)
+		{
+			dpb_err_set(err, "lower and upper need the number of features", NULL);
+			return DPB_EINVAL;
+		}
+		for (j = 0; j < s->fx.d; j++)
+			if (!dpb_isfinite(s->fx.lower[j]) || !dpb_isfinite(s->fx.upper[j]) ||
+				!(s->fx.lower[j] < s->fx.upper[j]) ||
+				!dpb_isfinite(s->fx.upper[j] - s->fx.lower[j]))
+			{
+				dpb_err_set(err, "lower must be below upper, both finite",
+							"Feature %d has invalid bounds.", j + 1);
+				return DPB_EINVAL;
+			}
+	}
+	if (s->fx.has_names && (st = dpb_names_check(&s->fx, err)) != DPB_OK)
+		return st;
+	if (s->fx.intercept != 0 && s->fx.intercept != 1)
+	{
+		dpb_err_set(err, "invalid intercept flag", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->sched.chains < 1 || s->sched.chains > DPB_BETAD_MAX_CHAINS ||
+		s->sched.warmup < 10 || s->sched.warmup > DPB_BETAD_MAX_ITERS ||
+		s->sched.iters < 1 || s->sched.iters > DPB_BETAD_MAX_ITERS)
+	{
+		dpb_err_set(err, "invalid sampler schedule",
+					"chains must be between 1 and %d, warmup between 10 and %d, iterations between 1 and %d.",
+					DPB_BETAD_MAX_CHAINS, DPB_BETAD_MAX_ITERS, DPB_BETAD_MAX_ITERS);
+		return DPB_EINVAL;
+	}
+	if (s->ndraws < 1 || s->ndraws > DPB_BETAD_MAX_DRAWS)
+	{
+		dpb_err_set(err, "draws must be between 1 and 100", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->ndraws == 1 && !(s->delta == 0 || isnan(s->delta)))
+	{
+		dpb_err_set(err, "delta applies only to more than one draw",
+					"One exact draw is (epsilon, 0)-DP; delta is the conversion parameter of the zCDP composition of several draws.");
+		return DPB_EINVAL;
+	}
+	if (s->ndraws == 1)
+		s->delta = 0;
+	else if (!(s->delta > 0 && s->delta < 1))
+	{
+		dpb_err_set(err, "more than one draw needs delta in (0, 1)",
+					"k draws are composed as (k epsilon1^2 / 8)-zCDP and converted to (epsilon, delta)-DP.");
+		return DPB_EINVAL;
+	}
+	if (s->tier != DPB_BETAD_APPROXIMATE && s->tier != DPB_BETAD_EXACT)
+	{
+		dpb_err_set(err, "unknown sampling tier", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->tier == DPB_BETAD_EXACT && !(s->delta_prime > 0 && s->delta_prime < 1))
+	{
+		dpb_err_set(err, "the exact tier needs delta_prime in (0, 1)", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->tier == DPB_BETAD_APPROXIMATE)
+		s->delta_prime = 0;
+	if (s->root != DPB_BETAD_ROOT_SMALLER && s->root != DPB_BETAD_ROOT_LARGER)
+	{
+		dpb_err_set(err, "root must be smaller or larger", NULL);
+		return DPB_EINVAL;
+	}
+
+	if (isnan(s->beta))
+	{
+		if (!pos_finite(s->epsilon))
+		{
+			dpb_err_set(err, "epsilon must be positive and finite", NULL);
+			return DPB_EINVAL;
+		}
+		eps1 = s->epsilon;
+		if (s->ndraws > 1)
+		{
+			double		rho;
+
+			if ((st = dpb_zcdp_rho(s->epsilon, s->delta, &rho, err)) != DPB_OK)
+				return st;
+			eps1 = fmax(s->epsilon / s->ndraws, sqrt(8.0 * rho / s->ndraws));
+		}
+		st = dpb_betad_beta(s->gaussian, eps1, s->sigma2_floor, s->y_scale, s->root,
+							&s->beta, err);
+		if (st != DPB_OK)
+			return st;
+	}
+	else if (!(s->beta > 1) || !dpb_isfinite(s->beta))
+	{
+		dpb_err_set(err, "beta must be greater than 1 and finite", NULL);
+		return DPB_EINVAL;
+	}
+	eps1 = dpb_betad_epsilon(s->gaussian, s->beta, s->sigma2_floor, s->y_scale);
+	if (!pos_finite(eps1))
+	{
+		dpb_err_set(err, "the epsilon of this beta is not representable", NULL);
+		return DPB_ERANGE;
+	}
+	compose(s->ndraws, eps1, s->delta, &total, &deff);
+	if (!pos_finite(total))
+	{
+		dpb_err_set(err, "the epsilon of the draws is not representable", NULL);
+		return DPB_ERANGE;
+	}
+	if (!isnan(s->epsilon) && !close_rel(total, s->epsilon, 1e-9))
+	{
+		dpb_err_set(err, "epsilon does not match beta",
+					"The epsilon of the draws follows from beta, the model, the floor, y_scale and the number of draws; give epsilon or beta, not both.");
+		return DPB_EINVAL;
+	}
+	s->epsilon = total;
+	s->eps_draw = eps1;
+	s->delta_eff = deff;
+	return DPB_OK;
+}
+
+int
+dpb_betad_nvar(const dpb_betad_spec *s)
+{
+	return s->fx.d + s->fx.intercept + s->gaussian;
+}
+
+void
+dpb_betad_var_name(const dpb_betad_spec *s, int j, char *out, size_t outlen)
+{
+	if (s->fx.intercept && j == 0)
+		snprintf(out, outlen, "intercept");
+	else if (s->gaussian && j == dpb_betad_nvar(s) - 1)
+		snprintf(out, outlen, "sigma2");
+	else
+	{
+		int			f = j - s->fx.intercept;
+
+		if (s->fx.has_names)
+			snprintf(out, outlen, "%s", s->fx.names[f]);
+		else
+			snprintf(out, outlen, "x%d", f + 1);
+	}
+}
+
+/* per record: the upper bound of -l_beta and its range */
+static void
+loss_bounds(const dpb_betad_spec *s, double *up, double *range)
+{
+	double		b = s->beta - 1.0;
+
+	if (!s->gaussian)
+	{
+		/* -l in [-1/beta, 1/(beta b)] */
+		*up = 1.0 / (s->beta * b);
+		*range = 1.0 / b;
+	}
+	else
+	{
+		/* -l = f^b / b - integ, f^b in [0, M^b], integ in (0, M^b beta^-3/2] */
+		double		mb = exp(b * dpb_betad_gauss_logm(s->sigma2_floor, s->y_scale));
+
+		*up = mb / b;
+		*range = mb / b + mb * pow(s->beta, -1.5);
+	}
+}
+
+dpb_status
+dpb_betad_exact_plan(const dpb_betad_spec *s, int64_t n, int64_t *trials,
+					 double *delta_prime, dpb_err *err)
+{
+	double		up,
+				range,
+				la,
+				l1a,
+				gamma,
+				t;
+
+	loss_bounds(s, &up, &range);
+	la = -(double) n * range;	/* log of the smallest acceptance probability */
+	/* gamma: the failure probability one draw may have */
+	gamma = s->delta_prime / ((1.0 + exp(s->epsilon)) * s->ndraws);
+	if (n == 0)
+	{
+		*trials = 1;
+		*delta_prime = 0;
+		return DPB_OK;
+	}
+	l1a = log1p(-exp(la));
+	t = (la < -700 || l1a == 0) ? INFINITY : ceil(log(gamma) / l1a);
+	if (!(t * (double) n <= DPB_BETAD_EXACT_MAX_WORK) || !(gamma > 0))
+	{
+		dpb_err_set(err, "the exact tier is infeasible for this group",
+					"Rejection sampling from the prior accepts with probability at least exp(-N epsilon / 2) (logistic); the trials it needs for the stated delta_prime exceed the fixed budget of %.0f record evaluations per draw.",
+					DPB_BETAD_EXACT_MAX_WORK);
+		return DPB_ERANGE;
+	}
+	*trials = (int64_t) t;
+	*delta_prime = (1.0 + exp(s->epsilon)) * s->ndraws * exp(t * l1a);
+	return DPB_OK;
+}
+
+/* ---- the mechanism ---- */
+
+/* 12 significant digits: free post-processing that drops the low-order
+ * bits of a long floating-point computation (digest B9.8) */
+static double
+round12(double v)
+{
+	char		buf[40];
+
+	snprintf(buf, sizeof(buf), "%.12g", v);
+	return strtod(buf, NULL);
+}
+
+/* one draw from the prior (scaled parametrisation): coefficients, then
+ * sigma^2 (not eta) for the Gaussian model */
+static void
+prior_draw(const dpb_betad_model *m, gsl_rng *g, double *par)
+{
+	int			p = m->d + m->intercept,
+				j;
+
+	for (j = 0; j < p; j++)
+		par[j] = gsl_ran_gaussian(g, m->prior_sd);
+	if (m->gaussian)
+	{
+		/* 1/sigma^2 ~ Gamma(a, rate b) conditioned on 1/sigma^2 <= 1/s2 */
+		double		pmax = gsl_cdf_gamma_P(1.0 / m->s2, m->ig_a, 1.0 / m->ig_b),
+					u = gsl_rng_uniform_pos(g),
+					tau = gsl_cdf_gamma_Pinv(u * pmax, m->ig_a, 1.0 / m->ig_b);
+
+		par[p] = (tau > 0 && dpb_isfinite(1.0 / tau)) ? fmax(1.0 / tau, m->s2) : m->s2;
+	}
+}
+
+/*
+ * The certified exact tier: T proposals from the prior, each accepted with
+ * probability exp(sum_i -l_beta - n up) <= 1; the first accepted one is
+ * released, a fresh prior draw when none is.  All T proposals are always
+ * evaluated (the work does not depend on when one is accepted).
+ */
+static dpb_status
+exact_draw(const dpb_betad_model *m, const dpb_betad_spec *s, int64_t trials, gsl_rng *g,
+		   dpb_interrupt_fn interrupt, double *par)
+{
+	double		up,
+				range,
+				prop[DPB_MAX_D + 2];
+	int			dim = dpb_betad_dim(m),
+				got = 0;
+	int64_t		t;
+
+	loss_bounds(s, &up, &range);
+	for (t = 0; t < trials; t++)
+	{
+		double		u,
+					a;
+
+		if ((t & 255) == 0 && interrupt && interrupt())
+			return DPB_EINTR;
+		prior_draw(m, g, prop);
+		u = gsl_rng_uniform_pos(g);
+		a = dpb_betad_negloss(m, prop, m->gaussian ? prop[dim - 1] : 0) - (double) m->n * up;
+		if (!got && log(u) < a)
+		{
+			memcpy(par, prop, sizeof(double) * dim);
+			got = 1;
+		}
+	}
+	if (!got)
+		prior_draw(m, g, par);
+	return DPB_OK;
+}
+
+/* the public scaling of the rows (in place) and the model over them */
+typedef struct betad_setup
+{
+	dpb_betad_model m;
+	double		scale[DPB_MAX_D],
+				center[DPB_MAX_D];
+} betad_setup;
+
+static void
+setup_model(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *work,
+			betad_setup *b)
+{
+	int			d = s->fx.d,
+				j;
+	int64_t		i;
+
+	/* feature j to (x - c_j) / h_j (c_j = 0 without an intercept), y to
+	 * y / y_scale */
+	for (j = 0; j < d; j++)
+	{
+		b->scale[j] = s->fx.has_bounds ? 0.5 * (s->fx.upper[j] - s->fx.lower[j]) : 1.0;
+		b->center[j] = s->fx.has_bounds && s->fx.intercept ?
+			0.5 * (s->fx.upper[j] + s->fx.lower[j]) : 0.0;
+	}
+	for (i = 0; i < n; i++)
+	{
+		for (j = 0; j < d; j++)
+			X[i * d + j] = (X[i * d + j] - b->center[j]) / b->scale[j];
+		if (s->gaussian)
+			y[i] /= s->y_scale;
+	}
+	memset(&b->m, 0, sizeof(b->m));
+	b->m.gaussian = s->gaussian;
+	b->m.d = d;
+	b->m.intercept = s->fx.intercept;
+	b->m.beta = s->beta;
+	b->m.prior_sd = s->prior_sd;
+	b->m.s2 = s->gaussian ? s->sigma2_floor / (s->y_scale * s->y_scale) : 0;
+	b->m.ig_a = s->ig_a;
+	b->m.ig_b = s->ig_b;
+	b->m.n = n;
+	b->m.X = X;
+	b->m.y = y;
+	b->m.work = work;
+}
+
+/* a point of the model (sigma^2 last, Gaussian) in the original units,
+ * rounded to 12 significant digits when round is set */
+static void
+to_original(const dpb_betad_spec *s, const betad_setup *b, const double *par, double *out,
+			int round)
+{
+	int			d = s->fx.d,
+				off = s->fx.intercept,
+				nvar = dpb_betad_nvar(s),
+				j;
+	double		c0 = 0;
+
+	for (j = 0; j < d; j++)
+	{
+		double		w = par[off + j] / b->scale[j];
+
+		c0 += w * b->center[j];
+		out[off + j] = w;
+	}
+	if (off)
+		out[0] = par[0] - c0;
+	for (j = 0; j < d + off; j++)
+		out[j] *= s->gaussian ? s->y_scale : 1.0;
+	if (s->gaussian)
+		out[nvar - 1] = par[nvar - 1] * s->y_scale * s->y_scale;
+	if (round)
+		for (j = 0; j < nvar; j++)
+			out[j] = round12(out[j]);
+}
+
+dpb_status
+dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *work,
+			  dpb_rbits *rb, dpb_interrupt_fn interrupt, dpb_betad_release *r, dpb_err *err)
+{
+	betad_setup b;
+	int			nvar,
+				dim,
+				k;
+	double		par[DPB_MAX_D + 2];
+	dpb_status	st = DPB_OK;
+	gsl_rng    *g = NULL;
+
+	memset(r, 0, sizeof(*r));
+	r->s = *s;
+	if ((st = dpb_betad_spec_check(&r->s, err)) != DPB_OK)
+		return st;
+	if (s->fx.d < 1)
+	{
+		dpb_err_set(err, "the number of features must be between 1 and 64", NULL);
+		return DPB_ERANGE;
+	}
+	r->n = n;
+	r->delta_prime = NAN;
+	if (s->tier == DPB_BETAD_EXACT &&
+		(st = dpb_betad_exact_plan(&r->s, n, &r->trials, &r->delta_prime, err)) != DPB_OK)
+		return st;
+	setup_model(&r->s, n, X, y, work, &b);
+	dim = dpb_betad_dim(&b.m);
+	nvar = dpb_betad_nvar(s);
+	r->draws = malloc(sizeof(double) * nvar * s->ndraws);
+	if (s->tier == DPB_BETAD_EXACT)
+		g = dpb_rbits_gsl_alloc(rb);
+	if (r->draws == NULL || (s->tier == DPB_BETAD_EXACT && g == NULL))
+	{
+		free(r->draws);
+		r->draws = NULL;
+		if (g)
+			gsl_rng_free(g);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	for (k = 0; k < s->ndraws; k++)
+	{
+		if (s->tier == DPB_BETAD_EXACT)
+			st = exact_draw(&b.m, &r->s, r->trials, g, interrupt, par);
+		else
+		{
+			st = dpb_betad_draw(&b.m, &s->sched, rb, interrupt, par, err);
+			if (st == DPB_OK && s->gaussian)
+				par[dim - 1] = b.m.s2 + exp(par[dim - 1]);
+		}
+		if (st == DPB_OK && dpb_rbits_failed(rb))
+			st = DPB_ERNG;
+		if (st != DPB_OK)
+			break;
+		to_original(s, &b, par, r->draws + (size_t) k * nvar, 1);
+	}
+	memset(par, 0, sizeof(par));
+	if (g)
+		gsl_rng_free(g);
+	if (st != DPB_OK)
+	{
+		free(r->draws);
+		r->draws = NULL;
+		if (st == DPB_EINTR)
+			dpb_err_set(err, "canceled", NULL);
+		else if (st == DPB_ERNG)
+			dpb_err_set(err, "could not generate random numbers", NULL);
+		return st;
+	}
+	return DPB_OK;
+}
+
+dpb_status
+dpb_betad_tune(const dpb_betad_spec *spec, int64_t n, double *X, double *y, double *work,
+			   gsl_rng *g, dpb_interrupt_fn interrupt, double *draws, dpb_nuts_stats *stats,
+			   dpb_err *err)
+{
+	dpb_betad_spec s = *spec;
+	betad_setup b;
+	dpb_status	st;
+	int			dim;
+	size_t		i,
+				total;
+	double		par[DPB_MAX_D + 2];
+
+	if ((st = dpb_betad_spec_check(&s, err)) != DPB_OK)
+		return st;
+	setup_model(&s, n, X, y, work, &b);
+	dim = dpb_betad_dim(&b.m);
+	total = (size_t) s.sched.chains * s.sched.iters;
+	st = dpb_betad_chains(&b.m, &s.sched, g, interrupt, draws, stats);
+	if (st != DPB_OK)
+	{
+		dpb_err_set(err, st == DPB_EINTR ? "canceled" : "the betaD sampler failed", NULL);
+		return st;
+	}
+	for (i = 0; i < total; i++)
+	{
+		memcpy(par, draws + i * dim, sizeof(double) * dim);
+		if (s.gaussian)
+			par[dim - 1] = b.m.s2 + exp(par[dim - 1]);
+		to_original(&s, &b, par, draws + i * dim, 0);
+	}
+	return DPB_OK;
+}
+
+/* ---- validation ---- */
+
+dpb_status
+dpb_betad_release_validate(const dpb_betad_release *r, dpb_err *err)
+{
+	dpb_betad_spec s = r->s;
+	dpb_status	st;
+	int			nvar,
+				j,
+				k;
+
+	if ((st = dpb_betad_spec_check(&s, err)) != DPB_OK)
+		return st;
+	if (r->s.fx.d < 1)
+	{
+		dpb_err_set(err, "the number of features must be between 1 and 64", NULL);
+		return DPB_ECORRUPT;
+	}
+	if (!close_rel(s.delta_eff, r->s.delta_eff, 1e-9) ||
+		!close_rel(s.eps_draw, r->s.eps_draw, 1e-9))
+	{
+		dpb_err_set(err, "the privacy parameters do not match beta",
+					"delta and the epsilon of one draw are recomputed from beta, the model and the number of draws.");
+		return DPB_ECORRUPT;
+	}
+	if (r->n < 0 || r->n > ((int64_t) 1 << 53))
+	{
+		dpb_err_set(err, "invalid number of records", NULL);
+		return DPB_ECORRUPT;
+	}
+	if (s.tier == DPB_BETAD_EXACT)
+	{
+		int64_t		t;
+		double		dp;
+
+		if ((st = dpb_betad_exact_plan(&s, r->n, &t, &dp, err)) != DPB_OK)
+			return DPB_ECORRUPT;
+		if (t != r->trials || !close_rel(dp, r->delta_prime, 1e-9))
+		{
+			dpb_err_set(err, "trials and delta_prime do not match the parameters",
+						"They are recomputed from n, epsilon, the number of draws and the target delta_prime.");
+			return DPB_ECORRUPT;
+		}
+	}
+	else if (r->trials != 0 || !isnan(r->delta_prime))
+	{
+		dpb_err_set(err, "an approximate betaD release has no certified delta_prime", NULL);
+		return DPB_ECORRUPT;
+	}
+	if (r->insecure != 0 && r->insecure != 1)
+	{
+		dpb_err_set(err, "invalid insecure flag", NULL);
+		return DPB_ECORRUPT;
+	}
+	nvar = dpb_betad_nvar(&s);
+	for (k = 0; k < s.ndraws; k++)
+		for (j = 0; j < nvar; j++)
+		{
+			double		v = r->draws[(size_t) k * nvar + j];
+
+			if (!dpb_isfinite(v))
+			{
+				dpb_err_set(err, "the draws must be finite", NULL);
+				return DPB_ECORRUPT;
+			}
+			if (s.gaussian && j == nvar - 1 && v < s.sigma2_floor * (1 - 1e-9))
+			{
+				dpb_err_set(err, "a released sigma2 is below the floor", NULL);
+				return DPB_ECORRUPT;
+			}
+		}
+	return DPB_OK;
+}
+
+/* ---- packing: little-endian doubles after the magic ---- */
+
+static void
+put8(unsigned char **p, double v)
+{
+	uint64_t	u;
+	int			i;
+
+	memcpy(&u, &v, 8);
+	for (i = 0; i < 8; i++)
+		(*p)[i] = (unsigned char) (u >> (8 * i));
+	*p += 8;
+}
+
+static double
+get8(const unsigned char **p)
+{
+	uint64_t	u = 0;
+	double		v;
+	int			i;
+
+	for (i = 0; i < 8; i++)
+		u |= (uint64_t) (*p)[i] << (8 * i);
+	*p += 8;
+	memcpy(&v, &u, 8);
+	return v;
+}
+
+#define NHEAD 26
+
+static void
+head_values(const dpb_betad_release *r, double *h)
+{
+	const dpb_betad_spec *s = &r->s;
+
+	h[0] = DPB_BETAD_VERSION;
+	h[1] = s->gaussian;
+	h[2] = s->epsilon;
+	h[3] = s->delta;
+	h[4] = s->beta;
+	h[5] = s->root;
+	h[6] = s->prior_sd;
+	h[7] = s->sigma2_floor;
+	h[8] = s->y_scale;
+	h[9] = s->ig_a;
+	h[10] = s->ig_b;
+	h[11] = s->fx.d;
+	h[12] = s->fx.intercept;
+	h[13] = s->fx.has_bounds;
+	h[14] = s->fx.has_names;
+	h[15] = s->sched.chains;
+	h[16] = s->sched.warmup;
+	h[17] = s->sched.iters;
+	h[18] = s->ndraws;
+	h[19] = s->tier;
+	h[20] = s->delta_prime;
+	h[21] = (double) r->n;
+	h[22] = r->insecure;
+	h[23] = (double) r->trials;
+	h[24] = r->delta_prime;
+	h[25] = s->delta_eff;
+}
+
+int
+dpb_betad_is_packed(const unsigned char *buf, size_t len)
+{
+	return len >= 4 && memcmp(buf, DPB_BETAD_MAGIC, 4) == 0;
+}
+
+size_t
+dpb_betad_packed_size(const dpb_betad_release *r)
+{
+	const dpb_betad_spec *s = &r->s;
+
+	return 4 + 8 * (NHEAD + (s->fx.has_bounds ? 2 * s->fx.d : 0) +
+					(size_t) s->ndraws * dpb_betad_nvar(s)) +
+		(s->fx.has_names ? (size_t) s->fx.d * DPB_NAME_LEN : 0);
+}
+
+void
+dpb_betad_pack(const dpb_betad_release *r, unsigned char *buf)
+{
+	const dpb_betad_spec *s = &r->s;
+	double		h[NHEAD];
+	unsigned char *p = buf;
+	size_t		j,
+				nd = (size_t) s->ndraws * dpb_betad_nvar(s);
+
+	memcpy(p, DPB_BETAD_MAGIC, 4);
+	p += 4;
+	head_values(r, h);
+	for (j = 0; j < NHEAD; j++)
+		put8(&p, h[j]);
+	if (s->fx.has_bounds)
+		for (j = 0; j < (size_t) s->fx.d; j++)
+		{
+			put8(&p, s->fx.lower[j]);
+			put8(&p, s->fx.upper[j]);
+		}
+	if (s->fx.has_names)
+		for (j = 0; j < (size_t) s->fx.d; j++)
+		{
+			memset(p, 0, DPB_NAME_LEN);
+			memcpy(p, s->fx.names[j], strnlen(s->fx.names[j], DPB_NAME_LEN - 1));
+			p += DPB_NAME_LEN;
+		}
+	for (j = 0; j < nd; j++)
+		put8(&p, r->draws[j]);
+}
+
+/* an integer-valued header field in [lo, hi] */
+static int
+int_field(double v, double lo, double hi, int64_t *out)
+{
+	if (!(v >= lo && v <= hi) || v != floor(v))
+		return 0;
+	*out = (int64_t) v;
+	return 1;
+}
+
+dpb_status
+dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb_err *err)
+{
+	double		h[NHEAD];
+	const unsigned char *p = buf + 4;
+	int64_t		iv[12];
+	size_t		j,
+				nd;
+	dpb_betad_spec *s = &r->s;
+	dpb_status	st;
+
+	memset(r, 0, sizeof(*r));
+	if (!dpb_betad_is_packed(buf, len) || len < 4 + 8 * NHEAD)
+		goto corrupt;
+	for (j = 0; j < NHEAD; j++)
+		h[j] = get8(&p);
+	if (h[0] != DPB_BETAD_VERSION ||
+		!int_field(h[1], 0, 1, &iv[0]) || !int_field(h[5], 0, 1, &iv[1]) ||
+		!int_field(h[11], 1, DPB_MAX_D, &iv[2]) || !int_field(h[12], 0, 1, &iv[3]) ||
+		!int_field(h[13], 0, 1, &iv[4]) || !int_field(h[14], 0, 1, &iv[5]) ||
+		!int_field(h[15], 1, DPB_BETAD_MAX_CHAINS, &iv[6]) ||
+		!int_field(h[16], 10, DPB_BETAD_MAX_ITERS, &iv[7]) ||
+		!int_field(h[17], 1, DPB_BETAD_MAX_ITERS, &iv[8]) ||
+		!int_field(h[18], 1, DPB_BETAD_MAX_DRAWS, &iv[9]) ||
+		!int_field(h[19], 0, 1, &iv[10]) ||
+		!int_field(h[21], 0, 9007199254740992.0, &r->n) ||
+		!int_field(h[22], 0, 1, &iv[11]) ||
+		!int_field(h[23], 0, DPB_BETAD_EXACT_MAX_WORK, &r->trials))
+		goto corrupt;
+	s->gaussian = (int) iv[0];
+	s->epsilon = h[2];
+	s->delta = h[3];
+	s->beta = h[4];
+	s->root = (dpb_betad_root) iv[1];
+	s->prior_sd = h[6];
+	s->sigma2_floor = h[7];
+	s->y_scale = h[8];
+	s->ig_a = h[9];
+	s->ig_b = h[10];
+	s->fx.d = (int) iv[2];
+	s->fx.intercept = (int) iv[3];
+	s->fx.has_bounds = (int) iv[4];
+	s->fx.has_names = (int) iv[5];
+	s->sched.chains = (int) iv[6];
+	s->sched.warmup = (int) iv[7];
+	s->sched.iters = (int) iv[8];
+	s->ndraws = (int) iv[9];
+	s->tier = (dpb_betad_tier) iv[10];
+	s->delta_prime = h[20];
+	r->insecure = (int) iv[11];
+	r->delta_prime = h[24];
+	s->delta_eff = h[25];
+	nd = (size_t) s->ndraws * dpb_betad_nvar(s);
+	if (len != dpb_betad_packed_size(r))
+		goto corrupt;
+	if (s->fx.has_bounds)
+		for (j = 0; j < (size_t) s->fx.d; j++)
+		{
+			s->fx.lower[j] = get8(&p);
+			s->fx.upper[j] = get8(&p);
+		}
+	if (s->fx.has_names)
+		for (j = 0; j < (size_t) s->fx.d; j++)
+		{
+			memcpy(s->fx.names[j], p, DPB_NAME_LEN);
+			if (s->fx.names[j][DPB_NAME_LEN - 1] != '\0')
+				goto corrupt;
+			p += DPB_NAME_LEN;
+		}
+	r->draws = malloc(sizeof(double) * nd);
+	if (r->draws == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	for (j = 0; j < nd; j++)
+		r->draws[j] = get8(&p);
+	/* eps_draw is derived: validation recomputes and compares the rest */
+	s->eps_draw = dpb_betad_epsilon(s->gaussian, s->beta, s->sigma2_floor, s->y_scale);
+	st = dpb_betad_release_validate(r, err);
+	if (st != DPB_OK)
+	{
+		dpb_betad_release_free(r);
+		return st == DPB_ECORRUPT || st == DPB_EINVAL || st == DPB_ERANGE ? DPB_ECORRUPT : st;
+	}
+	return DPB_OK;
+
+corrupt:
+	dpb_err_set(err, "invalid betaD release", "The binary form is malformed or truncated.");
+	return DPB_ECORRUPT;
+}
+
+void
+dpb_betad_release_free(dpb_betad_release *r)
+{
+	free(r->draws);
+	r->draws = NULL;
+}
+
+/* ---- JSON ---- */
+
+/* , "key": [v...] or null */
+static void
+put_opt_nums(dpb_buf *out, const char *key, const double *v, int n)
+{
+	dpb_buf_printf(out, ", \"%s\": ", key);
+	if (v)
+		dpb_json_nums(out, v, n);
+	else
+		dpb_buf_puts(out, "null");
+}
+
+dpb_status
+dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out)
+{
+	const dpb_betad_spec *s = &r->s;
+	int			nvar = dpb_betad_nvar(s),
+				j,
+				k;
+	char		name[DPB_NAME_LEN + 8];
+
+	dpb_buf_printf(out, "{\"format\": \"dpbayes.release\", \"kind\": \"betad\", \"version\": %d, ",
+				   DPB_BETAD_VERSION);
+	dpb_buf_printf(out, "\"model\": \"%s\", \"neighbours\": \"replace\", \"n\": %lld, ",
+				   s->gaussian ? "linear" : "logistic", (long long) r->n);
+	dpb_buf_puts(out, "\"epsilon\": ");
+	dpb_json_num(out, s->epsilon);
+	dpb_buf_puts(out, ", \"delta\": ");
+	dpb_json_num(out, s->delta_eff);
+	dpb_buf_puts(out, ", \"beta\": ");
+	dpb_json_num(out, s->beta);
+	dpb_buf_puts(out, ", \"epsilon_per_draw\": ");
+	dpb_json_num(out, s->eps_draw);
+	dpb_buf_printf(out, ", \"root\": \"%s\", \"ndraws\": %d, \"composition_delta\": ",
+				   s->root == DPB_BETAD_ROOT_LARGER ? "larger" : "smaller", s->ndraws);
+	dpb_json_num(out, s->delta);
+	dpb_buf_printf(out, ", \"d\": %d, \"intercept\": %s, \"features\": ", s->fx.d,
+				   s->fx.intercept ? "true" : "false");
+	if (s->fx.has_names)
+	{
+		dpb_buf_puts(out, "[");
+		for (j = 0; j < s->fx.d; j++)
+		{
+			if (j)
+				dpb_buf_puts(out, ", ");
+			dpb_json_str(out, s->fx.names[j]);
+		}
+		dpb_buf_puts(out, "]");
+	}
+	else
+		dpb_buf_puts(out, "null");
+	put_opt_nums(out, "lower", s->fx.has_bounds ? s->fx.lower : NULL, s->fx.d);
+	put_opt_nums(out, "upper", s->fx.has_bounds ? s->fx.upper : NULL, s->fx.d);
+	dpb_buf_puts(out, ", \"prior\": {\"coefficient_sd\": ");
+	dpb_json_num(out, s->prior_sd);
+	if (s->gaussian)
+	{
+		dpb_buf_puts(out, ", \"sigma2_inverse_gamma\": [");
+		dpb_json_num(out, s->ig_a);
+		dpb_buf_puts(out, ", ");
+		dpb_json_num(out, s->ig_b);
+		dpb_buf_puts(out, "]}, \"sigma2_floor\": ");
+		dpb_json_num(out, s->sigma2_floor);
+		dpb_buf_puts(out, ", \"y_scale\": ");
+		dpb_json_num(out, s->y_scale);
+	}
+	else
+		dpb_buf_puts(out, "}, \"sigma2_floor\": null, \"y_scale\": null");
+	if (s->tier == DPB_BETAD_EXACT)
+	{
+		dpb_buf_printf(out, ", \"sampler\": {\"tier\": \"exact\", \"method\": \"rejection_from_prior\", \"trials\": %lld, \"delta_prime_target\": ",
+					   (long long) r->trials);
+		dpb_json_num(out, s->delta_prime);
+		dpb_buf_puts(out, "}, \"approximate_sampling\": false, \"delta_prime\": ");
+		dpb_json_num(out, r->delta_prime);
+	}
+	else
+	{
+		dpb_buf_printf(out, ", \"sampler\": {\"tier\": \"approximate\", \"method\": \"nuts\", \"chains\": %d, \"warmup\": %d, \"iterations\": %d}",
+					   s->sched.chains, s->sched.warmup, s->sched.iters);
+		dpb_buf_puts(out, ", \"approximate_sampling\": true, \"delta_prime\": null, \"delta_prime_note\": \"approximate sampling; delta' not certified\"");
+	}
+	dpb_buf_printf(out, ", \"insecure_test_noise\": %s, \"variables\": [",
+				   r->insecure ? "true" : "false");
+	for (j = 0; j < nvar; j++)
+	{
+		if (j)
+			dpb_buf_puts(out, ", ");
+		dpb_betad_var_name(s, j, name, sizeof(name));
+		dpb_json_str(out, name);
+	}
+	dpb_buf_puts(out, "], \"draws\": [");
+	for (k = 0; k < s->ndraws; k++)
+	{
+		if (k)
+			dpb_buf_puts(out, ", ");
+		dpb_json_nums(out, r->draws + (size_t) k * nvar, nvar);
+	}
+	dpb_buf_puts(out, "]}");
+	return out->oom ? DPB_ENOMEM : DPB_OK;
+}
