@@ -2,9 +2,9 @@
  * linear_grid.c — default runs of the linear posterior (NUTS) on
  * bench_release_mech releases: d (argv[1]) x N in {1e2, 1e4, 1e6} x eps in
  * {0.1, 1, 10} x Gaussian, Laplace; wall time, max R-hat, min(bulk, tail)
- * ESS, divergences.  Build like bench/linear_ess_per_s.sh:
- *   cc -O2 -std=gnu99 -Isrc/core -Ibench $(pkg-config --cflags openblas) -o bench/tools/linear_grid \
- *     bench/tools/linear_grid.c bench/bench_util.c src/core/*.c src/core/*/*.c -lgsl -lopenblas -lcrypto -lm
+ * ESS, divergences (argv[2]: first N index, to resume).  Built like
+ * bench/linear_ess_per_s (bench_util.c and the core sources, -lgsl
+ * -lopenblas -lcrypto -lm); no server.
  */
 #include "bench_util.h"
 #include <math.h>
@@ -15,7 +15,9 @@ int main(int argc, char **argv){
   openblas_set_num_threads(1);
   int d = atoi(argv[1]);
   long Ns[] = {100, 10000, 1000000}; double es[] = {0.1, 1, 10};
-  for (int a = 0; a < 3; a++) for (int b = 0; b < 3; b += 1) for (int m = 0; m < 2; m++) {
+  /* argv[2]: first N index (0..2), to resume a partial run */
+  int a0 = argc > 2 ? atoi(argv[2]) : 0;
+  for (int a = a0; a < 3; a++) for (int b = 0; b < 3; b += 1) for (int m = 0; m < 2; m++) {
     dpb_release r; bench_release_mech(DPB_MODEL_LINEAR, d, Ns[a], es[b], m ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN, &r);
     dpb_infer_opts o; dpb_infer_opts_default(&o, &r); o.seed = 1;
     dpb_draws dr; dpb_err err; double t0 = bench_now();
