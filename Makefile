@@ -27,9 +27,12 @@ PG_CONFIG ?= pg_config
 PGXS_MAKE = $(MAKE) -f dpbayes.mk PG_CONFIG=$(PG_CONFIG)
 
 CORE_SRCS = $(sort $(wildcard src/core/*.c src/core/*/*.c))
+# the core is in sub-folders by concern (common, release, inference,
+# accounting, ldp, betad); its sources include headers by bare name
+CORE_INC = -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/inference -Isrc/core/accounting -Isrc/core/ldp -Isrc/core/betad
 UNIT_SRCS = $(sort $(wildcard test/*.c))
 CC ?= cc
-UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter -Isrc/core -Isrc/core/ldp \
+UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter $(CORE_INC) \
 	$(shell pkg-config --cflags openblas 2>/dev/null)
 UNIT_LIBS = -lgsl -lopenblas -lcrypto -lm
 
@@ -64,33 +67,33 @@ test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 # The LDP client CLI (not installed into PostgreSQL; docs/ldp.md).  The
 # insecure variant, with a --insecure-seed option whose reports are stamped
 # insecure, exists only for the tests.
-$(LDP_CLI): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+$(LDP_CLI): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 	$(CC) $(UNIT_CFLAGS) -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
 
-$(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+$(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 	$(CC) $(UNIT_CFLAGS) -DDPB_LDP_INSECURE_TEST -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
 
 ldp-cli: $(LDP_CLI)
 
 # The slim client library: the protocol, the randomizers and the core modules
 # they use (the same sources as the server's), nothing else.
-LDP_LIB_SRCS = src/core/dpb.c src/core/params.c src/core/layout.c src/core/clip.c \
-	src/core/accum.c src/core/names.c src/core/sensitivity.c src/core/dnoise.c \
-	src/core/release.c src/core/release_json.c src/core/release_sig.c src/core/ldp/ldp_protocol.c \
+LDP_LIB_SRCS = src/core/common/dpb.c src/core/release/params.c src/core/release/layout.c src/core/release/clip.c \
+	src/core/release/accum.c src/core/common/names.c src/core/release/sensitivity.c src/core/release/dnoise.c \
+	src/core/release/release.c src/core/release/release_json.c src/core/release/release_sig.c src/core/ldp/ldp_protocol.c \
 	src/core/ldp/ldp_rand.c src/core/ldp/ldp_input.c
 LDP_LIB = src/cli/libdpbayes-ldp.a
 LDP_SLIM_CHECK = src/cli/ldp-slim-check
 
-$(LDP_LIB): $(LDP_LIB_SRCS) $(wildcard src/core/*.h src/core/ldp/*.h)
+$(LDP_LIB): $(LDP_LIB_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 	rm -rf build/ldp && mkdir -p build/ldp
 	for f in $(LDP_LIB_SRCS); do \
-		$(CC) -O2 -g -std=gnu99 -fPIC -Wall -Isrc/core -Isrc/core/ldp -c $$f -o build/ldp/$$(basename $$f .c).o || exit 1; \
+		$(CC) -O2 -g -std=gnu99 -fPIC -Wall $(CORE_INC) -c $$f -o build/ldp/$$(basename $$f .c).o || exit 1; \
 	done
 	rm -f $@ && ar rcs $@ build/ldp/*.o
 
 # links the library with libcrypto and libm only: proves it needs no GSL
 $(LDP_SLIM_CHECK): src/cli/ldp_slim_check.c $(LDP_LIB)
-	$(CC) -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm
+	$(CC) -O2 -std=gnu99 $(CORE_INC) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm
 
 libdpbayes-ldp: $(LDP_LIB) $(LDP_SLIM_CHECK)
 

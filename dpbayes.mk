@@ -6,7 +6,7 @@ OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c src/core/*/*.c)) $(sort
 DATA = dpbayes--$(EXTVERSION).sql
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
-PG_CPPFLAGS = -Isrc/core -Isrc/core/ldp $(shell pkg-config --cflags openblas 2>/dev/null)
+PG_CPPFLAGS = -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/inference -Isrc/core/accounting -Isrc/core/ldp -Isrc/core/betad $(shell pkg-config --cflags openblas 2>/dev/null)
 PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
 # Build-path independent objects: two clones of the same commit build the same
 # dpbayes.so, so `make check` in a second clone finds it already installed.

@@ -7,12 +7,13 @@
 # bench/results/betad_audit.md.  (The unit tests run the same with 300 draws.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 NDRAW=${BETAD_NDRAW:-2000}
 bin=$(mktemp /tmp/betad_audit.XXXXXX)
 trap 'rm -f "$bin"' EXIT
 # shellcheck disable=SC2046
-cc -O2 -std=gnu99 -DNDRAW="$NDRAW" -Isrc/core -Isrc/core/ldp $(pkg-config --cflags openblas 2>/dev/null) \
-	-o "$bin" $(ls src/core/*.c src/core/*/*.c) test/*.c -lgsl -lopenblas -lcrypto -lm
+cc -O2 -std=gnu99 -DNDRAW="$NDRAW" $DPB_CORE_INC \
+	-o "$bin" $DPB_CORE_SRCS test/*.c $DPB_CORE_LIBS
 start=$(date +%s)
 out=$("$bin" betad_sample; "$bin" betad_audit)
 secs=$(( $(date +%s) - start ))

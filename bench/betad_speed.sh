@@ -6,13 +6,14 @@
 #   WARMUP=1000 ITERS=1000 REPS=3 bash bench/betad_speed.sh   (the default schedule)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 N=${N:-100000}
 REPS=${REPS:-1}
 WARMUP=${WARMUP:-1000}
 ITERS=${ITERS:-1000}
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/betad_speed \
-	bench/betad_speed.c bench/bench_util.c $(ls src/core/*.c src/core/*/*.c) \
-	-lgsl -lopenblas -lcrypto -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/betad_speed \
+	bench/betad_speed.c bench/bench_util.c $DPB_CORE_SRCS \
+	$DPB_CORE_LIBS
 out=bench/results/betad_speed.md
 {
 	echo "# betaD logistic draw: speed"

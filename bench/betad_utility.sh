@@ -8,9 +8,10 @@
 # bench/results/betad_utility.md and docs/figures/betad_utility.png.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 REPS=${REPS:-5}
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/betad_utility \
-	bench/betad_utility.c $(ls src/core/*.c src/core/*/*.c) -lgsl -lopenblas -lcrypto -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/betad_utility \
+	bench/betad_utility.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=bench/results/betad_utility.md
 {
 	echo "# betaD draw vs noise-aware posterior mean of a moment release"

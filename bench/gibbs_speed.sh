@@ -5,10 +5,11 @@
 # median reported) and writes bench/results/gibbs_speed.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 ITERS=${ITERS:-20000}
 REPS=${REPS:-5}
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/gibbs_speed \
-	bench/gibbs_speed.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/gibbs_speed \
+	bench/gibbs_speed.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=bench/results/gibbs_speed.md
 {
 	echo "# Gibbs-SS speed (noise-aware linear regression)"

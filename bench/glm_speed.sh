@@ -7,10 +7,11 @@
 # MAXD=4 skips d = 8.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 MAXD=${MAXD:-8}
 RUNS=${RUNS:-3}
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/glm_speed \
-	bench/glm_speed.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/glm_speed \
+	bench/glm_speed.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=${OUT:-bench/results/glm_speed.md}
 {
 	echo "# Noise-aware logistic regression speed (NUTS, exact moments)"

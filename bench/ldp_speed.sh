@@ -5,8 +5,9 @@
 # writes bench/results/ldp_speed.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-cc -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -Itest $(pkg-config --cflags openblas) -o bench/ldp_models \
-	bench/ldp_models.c bench/bench_util.c test/ldp_sim.c $(ls src/core/*.c src/core/*/*.c) -lgsl -lopenblas -lcrypto -lm
+. bench/tools/core.sh
+cc -O2 -std=gnu99 $DPB_CORE_INC -Itest -o bench/ldp_models \
+	bench/ldp_models.c bench/bench_util.c test/ldp_sim.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=bench/results/ldp_speed.md
 {
 	echo "# Local-DP posteriors: wall time"

@@ -6,8 +6,9 @@
 # Writes bench/results/linear_ess_per_s.md.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/linear_ess_per_s \
-	bench/linear_ess_per_s.c bench/bench_util.c $(ls src/core/*.c src/core/*/*.c) -lgsl -lopenblas -lcrypto -lm
+. bench/tools/core.sh
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/linear_ess_per_s \
+	bench/linear_ess_per_s.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=bench/results/linear_ess_per_s.md
 {
 	echo "# ESS per second: the default linear sampler (NUTS) against Gibbs-SS"

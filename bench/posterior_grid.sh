@@ -18,12 +18,13 @@
 #   combinations; NS, EPS, DS, MECHS: comma-separated subsets of the grid)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 MODELS=${MODELS:-all}
 MODELS=${MODELS//all/linear logistic poisson}
 MODELS=${MODELS//glm/logistic poisson}
 out=${OUT:-bench/results/posterior_grid.md}
-cc -O2 -std=gnu99 -Isrc/core $(pkg-config --cflags openblas) -o bench/posterior_grid \
-	bench/posterior_grid.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/posterior_grid \
+	bench/posterior_grid.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 if [ ! -f "$out" ]; then
 	cat > "$out" <<'HDR'
 # Convergence of the default posteriors over a grid

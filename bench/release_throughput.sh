@@ -95,7 +95,7 @@ Q_R="SELECT dpbayes.logistic_release(y, $PRIV, $cols) FROM t"
 Q_RA="SELECT dpbayes.logistic_release(ARRAY[$cols], y, $PRIV) FROM t"
 
 # A: centre and gain computed in double precision exactly as
-# src/core/clip.c does (centre = lo/2 + hi/2, gain = s / (hi/2 - lo/2)),
+# src/core/release/clip.c does (centre = lo/2 + hi/2, gain = s / (hi/2 - lo/2)),
 # printed with 17 significant digits so that SQL sees the same doubles.
 # z_j = (least(greatest(x_j, lo_j), hi_j) - centre_j) * gain_j.  The
 # extension also clamps z_j to [-s, s] against rounding and projects onto the
@@ -480,7 +480,7 @@ $Q_RA
 
 A, the same 77 sums in plain SQL, **without noise**: a cost floor for the
 sums only.  Clamping to the bounds and the affine map onto
-[-1/sqrt(10), 1/sqrt(10)] as in src/core/clip.c; no ball projection (the
+[-1/sqrt(10), 1/sqrt(10)] as in src/core/release/clip.c; no ball projection (the
 box lies in the ball):
 
 \`\`\`sql

@@ -5,13 +5,14 @@
 # server needed.  SBC_REPS (default 200) replications per model and eps.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
 REPS=${SBC_REPS:-200}
 # chain length: LDP_SBC_WARMUP warmup iterations, 100 x LDP_SBC_THIN draws
 export LDP_SBC_WARMUP=${LDP_SBC_WARMUP:-500}
 export LDP_SBC_THIN=${LDP_SBC_THIN:-4}
 FIG3_REPS=${FIG3_REPS:-50}
-cc -O2 -std=gnu99 -Isrc/core -Isrc/core/ldp -Itest $(pkg-config --cflags openblas) -o bench/ldp_sbc \
-	bench/ldp_models.c bench/bench_util.c test/ldp_sim.c $(ls src/core/*.c src/core/*/*.c) -lgsl -lopenblas -lcrypto -lm
+cc -O2 -std=gnu99 $DPB_CORE_INC -Itest -o bench/ldp_sbc \
+	bench/ldp_models.c bench/bench_util.c test/ldp_sim.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=${SBC_OUT:-bench/results/sbc_ldp.md}
 {
 	echo "# Simulation-based calibration of the local-DP posteriors"

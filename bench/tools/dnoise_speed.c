@@ -1,6 +1,6 @@
 /*
  * dnoise_speed.c — random bits and time per sample of the exact discrete
- * samplers (src/core/dnoise.c), and the zCDP / analytic-Gaussian noise
+ * samplers (src/core/release/dnoise.c), and the zCDP / analytic-Gaussian noise
  * ratio table of docs/noise.md.  No server needed.
  *
  *   bench/tools/dnoise_speed.sh [DRAWS]      (default 200000 per setting)

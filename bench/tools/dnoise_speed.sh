@@ -4,6 +4,7 @@
 # no server needed (bench/tools/dnoise_speed.c).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-cc -O2 -std=gnu99 -Isrc/core -o bench/tools/dnoise_speed \
-	bench/tools/dnoise_speed.c src/core/dnoise.c src/core/agm.c src/core/dpb.c -lgsl -lm
+. bench/tools/core.sh
+cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/tools/dnoise_speed \
+	bench/tools/dnoise_speed.c src/core/release/dnoise.c src/core/release/agm.c src/core/common/dpb.c -lgsl -lm
 ./bench/tools/dnoise_speed "$@"

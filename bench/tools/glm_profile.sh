@@ -3,6 +3,7 @@
 # noise-aware logistic NUTS goes (bench/tools/glm_profile.c); no server needed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-cc -O2 -g -std=gnu99 -Isrc/core -Ibench $(pkg-config --cflags openblas) -o bench/tools/glm_profile \
-	bench/tools/glm_profile.c bench/bench_util.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+. bench/tools/core.sh
+cc -O2 -g -std=gnu99 $DPB_CORE_INC -Ibench -o bench/tools/glm_profile \
+	bench/tools/glm_profile.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 OPENBLAS_NUM_THREADS=1 ./bench/tools/glm_profile "$@"

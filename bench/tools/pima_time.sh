@@ -4,6 +4,7 @@
 # no server needed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-cc -O2 -std=gnu99 -Isrc/core -Itest $(pkg-config --cflags openblas) -o bench/tools/pima_time \
-	bench/tools/pima_time.c test/sim.c $(ls src/core/*.c) -lgsl -lopenblas -lm
+. bench/tools/core.sh
+cc -O2 -std=gnu99 $DPB_CORE_INC -Itest -o bench/tools/pima_time \
+	bench/tools/pima_time.c test/sim.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 OPENBLAS_NUM_THREADS=1 ./bench/tools/pima_time "$@"

@@ -3,7 +3,7 @@
  * binary send/receive, and readable views of a release.
  *
  * The on-disk value is a varlena holding the portable packed form of
- * src/core/release.c.  Every path that makes a release value from outside
+ * src/core/release/release.c.  Every path that makes a release value from outside
  * (text, binary) goes through dpb_release_unpack/validate: a malformed,
  * truncated or inconsistent release is rejected.
  */

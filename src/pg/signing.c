@@ -1,5 +1,5 @@
 /*
- * signing.c — the SQL side of signed releases (src/core/release_sig.c,
+ * signing.c — the SQL side of signed releases (src/core/release/release_sig.c,
  * docs/governance.md §6): key generation, signing (called by
  * dpbayes._compute with the server's private key, which only the governance
  * owner can read), the signature fields of a release, and the check of a
