@@ -6,7 +6,7 @@
  * (seeds 7, 8, ...); the table has the medians (and the largest R-hat,
  * the total of divergences).  Run by bench/glm_speed.sh.
  *
- *   bench/glm_speed [MAXD [RUNS]]
+ *   bench/glm_speed [MAXD [RUNS [MIND]]]
  */
 #include "bench_util.h"
 
@@ -32,6 +32,7 @@ main(int argc, char **argv)
 	long		Ns[] = {1000, 100000};
 	int			maxd = argc > 1 ? atoi(argv[1]) : 8;
 	int			runs = argc > 2 ? atoi(argv[2]) : 1;
+	int			mind = argc > 3 ? atoi(argv[3]) : 1;
 	int			a,
 				b;
 
@@ -57,7 +58,7 @@ main(int argc, char **argv)
 			int			nvars = 0,
 						run;
 
-			if (ds[a] > maxd)
+			if (ds[a] > maxd || ds[a] < mind)
 				continue;
 			bench_release(DPB_MODEL_LOGISTIC, ds[a], Ns[b], &r);
 			for (run = 0; run < runs; run++)

@@ -78,7 +78,7 @@ main(int argc, char **argv)
 				i;
 
 	gsl_set_error_handler_off();
-	bench_release_grid(DPB_MODEL_LOGISTIC, d, N, getenv("PROFILE_EPS") ? atof(getenv("PROFILE_EPS")) : 1.0,
+	bench_release_grid(getenv("PROFILE_POISSON") ? DPB_MODEL_POISSON : DPB_MODEL_LOGISTIC, d, N, getenv("PROFILE_EPS") ? atof(getenv("PROFILE_EPS")) : 1.0,
 					   DPB_MECH_GAUSSIAN, &r);
 	dpb_infer_opts_default(&o, &r);
 	o.seed = seed;
