@@ -147,6 +147,18 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 
 			printf(" %s %.3f", names[k], p);
 			pmin = fmin(pmin, p);
+			if (getenv("LDP_SBC_HIST"))
+			{
+				/* rank histogram in 10 bins (ranks are sorted by the KS) */
+				int			h[10] = {0};
+
+				for (int i = 0; i < reps; i++)
+					h[(int) fmin(9, floor(10 * ranks[(size_t) k * reps + i]))]++;
+				printf(" [");
+				for (int b = 0; b < 10; b++)
+					printf("%s%d", b ? " " : "", h[b]);
+				printf("]");
+			}
 		}
 		printf(" | %.3f | %d | %ld | %.0f s |\n", pmin, fails, div, now() - t0);
 	}

@@ -216,7 +216,9 @@ typedef struct lnpre
 {
 	double		s2,
 				s,
-				E[DPB_LDPM_GH_NODES];
+				E[DPB_LDPM_GH_NODES],	/* Hermite: e^{-sqrt(2) s x_q} */
+				F[DPB_LDPM_GH_NODES],	/* Laguerre: w_q / (1 + e^{-v_q}) */
+				G[DPB_LDPM_GH_NODES];	/* ... e^{-v_q^2 / (2 s2)} */
 	int			gh;
 } lnpre;
 
@@ -231,6 +233,12 @@ ln_prep(lnpre *p, double s2)
 	if (p->gh)
 		for (int q = 0; q < DPB_LDPM_GH_NODES; q++)
 			p->E[q] = exp(-M_SQRT2 * p->s * gh_x[q]);
+	else
+		for (int q = 0; q < DPB_LDPM_GH_NODES; q++)
+		{
+			p->F[q] = gl_w[q] / (1 + exp(-gl_x[q]));
+			p->G[q] = exp(-0.5 * gl_x[q] * gl_x[q] / p->s2);
+		}
 	return 1;
 }
 
@@ -279,14 +287,32 @@ ln_eval(const lnpre *p, double m, double *dm, double *ds2)
 		P = 0.5 * erfc(-t * M_SQRT1_2);
 		dP = ph / s;
 		dS = -ph * m / (2 * s2 * s);
+		/* N(-+v; m, s2) = c G_q e^{-+v m / s2}, c = e^{-m^2 / (2 s2)} / (s sqrt(2 pi)):
+		 * one exp per node (directly where the factors would overflow) */
+		double		c = exp(-0.5 * t * t) / (s * sqrt(2 * M_PI));
+
 		for (int q = 0; q < DPB_LDPM_GH_NODES; q++)
 		{
 			double		v = gl_x[q],
-						f = gl_w[q] / (1 + exp(-v)),
+						f = p->F[q],
 						em = (-v - m) / s,
 						ep = (v - m) / s,
-						nm = exp(-0.5 * em * em) / (s * sqrt(2 * M_PI)),
-						np = exp(-0.5 * ep * ep) / (s * sqrt(2 * M_PI));
+						a = v * m / s2,
+						nm,
+						np;
+
+			if (fabs(a) < 600)
+			{
+				double		e = exp(a);
+
+				nm = c * p->G[q] / e;
+				np = c * p->G[q] * e;
+			}
+			else
+			{
+				nm = exp(-0.5 * em * em) / (s * sqrt(2 * M_PI));
+				np = exp(-0.5 * ep * ep) / (s * sqrt(2 * M_PI));
+			}
 
 			P += f * (nm - np);
 			dP += f * (nm * em - np * ep) / s;
