@@ -14,6 +14,7 @@
 #   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core (builds the LDP CLI too)
 #   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp.md)
+#   make install-ldp-client  its static library, headers, CLI and pkg-config file
 #   make libdpbayes-ldp  the slim client library src/cli/libdpbayes-ldp.a
 #                   (only the client's modules; needs libcrypto and libm, no
 #                   GSL, no BLAS)
@@ -39,7 +40,7 @@ UNIT_LIBS = -lgsl -lopenblas -lcrypto -lm
 LDP_CLI = src/cli/dpbayes-ldp
 LDP_CLI_INSECURE = test/dpbayes-ldp-insecure
 
-.PHONY: ldp-cli libdpbayes-ldp all install uninstall clean installcheck check demo playground setup unit bench deps figures
+.PHONY: ldp-cli libdpbayes-ldp install-ldp-client all install uninstall clean installcheck check demo playground setup unit bench deps figures
 
 all:
 	$(PGXS_MAKE) all
@@ -96,6 +97,23 @@ $(LDP_SLIM_CHECK): src/cli/ldp_slim_check.c $(LDP_LIB)
 	$(CC) -O2 -std=gnu99 $(CORE_INC) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm
 
 libdpbayes-ldp: $(LDP_LIB) $(LDP_SLIM_CHECK)
+
+# Installs the client side for applications and devices (docs/ldp.md, "The
+# slim client library"): the static library, the headers ldp.h needs (found
+# by the compiler, not listed by hand), the CLI and a pkg-config file.
+#   make install-ldp-client [PREFIX=/usr/local] [DESTDIR=...]
+PREFIX ?= /usr/local
+install-ldp-client: $(LDP_LIB) $(LDP_CLI)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dpbayes-ldp $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LDP_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $$($(CC) $(CORE_INC) -MM src/core/ldp/ldp.h | tr -d '\\' | tr ' ' '\n' | grep '\.h$$' | sort -u) \
+		$(DESTDIR)$(PREFIX)/include/dpbayes-ldp/
+	install -m 755 $(LDP_CLI) $(DESTDIR)$(PREFIX)/bin/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: dpbayes-ldp' 'Description: dpbayes local-DP client: protocols and randomizers' \
+		'Version: $(shell sed -n "s/^EXTVERSION = //p" dpbayes.mk)' \
+		'Cflags: -I$${includedir}/dpbayes-ldp' 'Libs: -L$${libdir} -ldpbayes-ldp -lcrypto -lm' \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dpbayes-ldp.pc
 
 unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE) $(LDP_SLIM_CHECK)
 	./test/unit_run

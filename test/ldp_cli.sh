@@ -124,6 +124,21 @@ done <<'EOF'
 EOF
 [ "$i" -eq 9 ] && ok || bad "protocol list"
 
+# the installed client (make install-ldp-client): its headers, library and
+# pkg-config file alone build a program that computes the same ids
+if make -s --no-print-directory install-ldp-client DESTDIR="$T/inst" PREFIX=/usr >"$T/inst.log" 2>&1 &&
+	cc -std=gnu99 -o "$T/slim-installed" src/cli/ldp_slim_check.c \
+		$(PKG_CONFIG_PATH="$T/inst/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$T/inst" \
+			pkg-config --cflags --libs dpbayes-ldp) 2>>"$T/inst.log"; then
+	same=1
+	for j in $(seq 1 9); do
+		[ "$("$T/slim-installed" "$T/x$j.json" 2>&1)" = "$(src/cli/ldp-slim-check "$T/x$j.json" 2>&1)" ] || same=0
+	done
+	[ "$same" = 1 ] && ok || bad "the installed client library computes other ids"
+else
+	bad "install-ldp-client: $(tail -3 "$T/inst.log")"
+fi
+
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
 expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"
