@@ -33,9 +33,13 @@ CORE_SRCS = $(sort $(wildcard src/core/*.c src/core/*/*.c))
 CORE_INC = -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/inference -Isrc/core/accounting -Isrc/core/ldp -Isrc/core/betad
 UNIT_SRCS = $(sort $(wildcard test/*.c))
 CC ?= cc
+# glibc's vector math library (libmvec, x86-64): the AVX2 path of the betaD
+# kernel (src/core/betad/betad_kernel.c); without it the scalar path is built
+MVEC_LIBS := $(shell sh test/mvec_probe.sh $(CC))
+MVEC_CFLAGS := $(if $(MVEC_LIBS),-DDPB_HAVE_LIBMVEC)
 UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter $(CORE_INC) \
-	$(shell pkg-config --cflags openblas 2>/dev/null)
-UNIT_LIBS = -lgsl -lopenblas -lcrypto -lm
+	$(shell pkg-config --cflags openblas 2>/dev/null) $(MVEC_CFLAGS)
+UNIT_LIBS = -lgsl -lopenblas -lcrypto $(MVEC_LIBS) -lm
 
 LDP_CLI = src/cli/dpbayes-ldp
 LDP_CLI_INSECURE = test/dpbayes-ldp-insecure

@@ -360,8 +360,8 @@ CREATE FUNCTION dpbayes.betad(
     tier         text               DEFAULT 'approximate',
     delta_prime  double precision   DEFAULT NULL,
     chains       integer            DEFAULT 4,
-    warmup       integer            DEFAULT 1000,
-    iterations   integer            DEFAULT 1000,
+    warmup       integer            DEFAULT 200,
+    iterations   integer            DEFAULT 50,
     root         text               DEFAULT 'smaller',
     sigma2_prior double precision[] DEFAULT NULL)
 RETURNS dpbayes.betad_params

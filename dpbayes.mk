@@ -7,6 +7,9 @@ DATA = dpbayes--$(EXTVERSION).sql
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=dpbayes
 PG_CPPFLAGS = -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/inference -Isrc/core/accounting -Isrc/core/ldp -Isrc/core/betad $(shell pkg-config --cflags openblas 2>/dev/null)
+# libmvec (glibc's vector math, x86-64): the betaD kernel's AVX2 path
+MVEC_LIBS := $(shell sh test/mvec_probe.sh cc)
+PG_CPPFLAGS += $(if $(MVEC_LIBS),-DDPB_HAVE_LIBMVEC)
 PG_CFLAGS = -std=gnu99 -Wno-declaration-after-statement
 # Build-path independent objects: two clones of the same commit build the same
 # dpbayes.so, so `make check` in a second clone finds it already installed.
@@ -15,7 +18,7 @@ PG_CFLAGS += -ffile-prefix-map=$(CURDIR)=.
 # OpenSSL anyway).
 # GSL's own CBLAS (gslcblas) is not linked: OpenBLAS provides the cblas_*
 # symbols GSL needs, and LAPACK.
-SHLIB_LINK = -lgsl -lopenblas -lcrypto -lm
+SHLIB_LINK = -lgsl -lopenblas -lcrypto $(MVEC_LIBS) -lm
 EXTRA_CLEAN = results/ regression.diffs regression.out
 
 # no LLVM bitcode: the JIT gains nothing here and clang may be absent

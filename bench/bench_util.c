@@ -88,3 +88,30 @@ bench_summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
 			x[c * dr->iters + i] = dr->v[((size_t) c * dr->iters + i) * dr->nvars + k];
 	dpb_summarize(x, dr->chains, dr->iters, s);
 }
+
+void
+bench_betad_logistic_data(long N, int d, double rho, double *X, double *y)
+{
+	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
+	double		theta[DPB_MAX_D + 1];
+	long		i;
+	int			j;
+
+	gsl_rng_set(g, 1);
+	for (j = 0; j <= d; j++)
+		theta[j] = gsl_ran_gaussian(g, 0.5);
+	for (i = 0; i < N; i++)
+	{
+		double		u = theta[0];
+
+		for (j = 0; j < d; j++)
+		{
+			X[i * d + j] = gsl_ran_ugaussian(g);
+			if (j > 0 && rho != 0)
+				X[i * d + j] = rho * X[i * d + j - 1] + sqrt(1 - rho * rho) * X[i * d + j];
+			u += theta[j + 1] * X[i * d + j];
+		}
+		y[i] = gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1;
+	}
+	gsl_rng_free(g);
+}

@@ -35,6 +35,14 @@ void		bench_release_grid(dpb_model model, int d, long N, double epsilon,
 							   dpb_mechanism mech, dpb_release *r);
 
 /* dpb_summarize of variable k of dr (all chains); x: chains * iters scratch */
+/*
+ * The synthetic betaD logistic data of bench/betad_speed.c: N rows of d
+ * features N(0, 1) (AR(1) with correlation rho between neighbours when rho
+ * != 0), coefficients (intercept first) N(0, 0.5^2), y = +-1 from the
+ * logistic model; seed 1.
+ */
+void		bench_betad_logistic_data(long N, int d, double rho, double *X, double *y);
+
 void		bench_summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s);
 
 #endif

@@ -22,7 +22,7 @@ secs=$(( $(date +%s) - start ))
 	echo
 	echo "Command: \`bash bench/betad_audit.sh\` ($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)),"
 	echo "$NDRAW released draws per model, ${secs} s. Each draw is a whole run of the mechanism"
-	echo "(2 chains x 150 after 150 warmup, every random number from the bit source, here the"
+	echo "(the default schedule, 4 chains x 50 after 200 warmup, dense metric; every random number from the bit source, here the"
 	echo "insecure seeded one for reproducibility). Pass: KS p > 0.01; the membership audit's"
 	echo "epsilon lower bound at most the stated epsilon."
 	echo

@@ -7,6 +7,7 @@
  * markdown rows: repeat, seconds, gradient evaluations equivalent.
  */
 #include "betad/betad_release.h"
+#include "betad/betad_kernel.h"
 #include "bench_util.h"
 
 #include <gsl/gsl_randist.h>
@@ -43,49 +44,63 @@ main(int argc, char **argv)
 			   *Xc = malloc(sizeof(double) * N * d),
 			   *yc = malloc(sizeof(double) * N),
 			   *work = malloc(sizeof(double) * 2 * N),
-				theta[11],
 				par[11],
 				grad[11],
 				t0,
 				tg,
 				times[16];
-	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
 	FILE	   *ur = fopen("/dev/urandom", "rb");
 	dpb_betad_spec s;
 	dpb_betad_model m = {0};
 	dpb_err		err;
 	long		i;
 
-	gsl_rng_set(g, 1);
-	for (j = 0; j <= d; j++)
-		theta[j] = gsl_ran_gaussian(g, 0.5);
-	for (i = 0; i < N; i++)
+	bench_betad_logistic_data(N, d, 0.0, X, y);
+	/* DUMP=file: write the data (y as 0/1, then the d features) for
+	 * bench/betad_stan.sh and stop */
+	if (getenv("DUMP"))
 	{
-		double		u = theta[0];
+		FILE	   *f = fopen(getenv("DUMP"), "w");
 
-		for (j = 0; j < d; j++)
+		if (f == NULL)
+			return 1;
+		for (i = 0; i < N; i++)
 		{
-			X[i * d + j] = gsl_ran_ugaussian(g);
-			u += theta[j + 1] * X[i * d + j];
+			fprintf(f, "%d", y[i] > 0);
+			for (j = 0; j < d; j++)
+				fprintf(f, ",%.17g", X[i * d + j]);
+			fputc('\n', f);
 		}
-		y[i] = gsl_rng_uniform(g) < 1 / (1 + exp(-u)) ? 1 : -1;
+		return fclose(f) != 0;
 	}
 	/* baseline: one log density + gradient evaluation */
-	m.d = d;
-	m.intercept = 1;
-	m.beta = 3;
-	m.prior_sd = 3;
-	m.n = N;
-	m.X = X;
-	m.y = y;
-	m.work = work;
+	m = (dpb_betad_model) {.d = d, .intercept = 1, .beta = 3, .prior_sd = 3, .n = N, .X = X,
+		.y = y, .work = work};
 	for (j = 0; j <= d; j++)
-		par[j] = theta[j];
-	t0 = bench_now();
-	for (k = 0; k < 20; k++)
-		(void) dpb_betad_logpost(&m, par, grad);
-	tg = (bench_now() - t0) / 20;
-	printf("N = %ld, d = %d; one log density + gradient: %.2f ms (baseline)\n\n", N, d, 1e3 * tg);
+		par[j] = 0.1 * (j % 3) - 0.1;	/* the cost does not depend on the point */
+	/* the scalar kernel first (the reference), then the one in use; the
+	 * median of 5 rounds of 10 evaluations each */
+	for (j = 1; j >= 0; j--)
+	{
+		double		rt[5];
+		int			rd;
+
+		dpb_betad_kernel_force_scalar(j);
+		for (rd = 0; rd < 5; rd++)
+		{
+			t0 = bench_now();
+			for (k = 0; k < 10; k++)
+				(void) dpb_betad_logpost(&m, par, grad);
+			rt[rd] = (bench_now() - t0) / 10;
+		}
+		qsort(rt, 5, sizeof(double), cmp);
+		tg = rt[2];
+		if (j == 1)
+			printf("N = %ld, d = %d; one log density + gradient, scalar kernel: %.2f ms\n", N, d, 1e3 * tg);
+		else
+			printf("N = %ld, d = %d; one log density + gradient, %s kernel (in use): %.2f ms (baseline)\n\n",
+				   N, d, dpb_betad_kernel_vector() ? "vector (libmvec AVX2)" : "scalar", 1e3 * tg);
+	}
 	dpb_betad_spec_default(&s, 0);
 	s.epsilon = 1;
 	s.fx.d = d;

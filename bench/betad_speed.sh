@@ -3,14 +3,14 @@
 # dpbayes.betad_logistic) at N = 1e5, d = 10, 4 chains, against the cost of
 # one log-density + gradient evaluation measured in the same process.  No
 # server needed; writes bench/results/betad_speed.md.
-#   WARMUP=1000 ITERS=1000 REPS=3 bash bench/betad_speed.sh   (the default schedule)
+#   bash bench/betad_speed.sh   (the default schedule, 4 x (200 + 50); WARMUP, ITERS, REPS, N override)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/tools/core.sh
 N=${N:-100000}
-REPS=${REPS:-1}
-WARMUP=${WARMUP:-1000}
-ITERS=${ITERS:-1000}
+REPS=${REPS:-5}
+WARMUP=${WARMUP:-200}
+ITERS=${ITERS:-50}
 cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/betad_speed \
 	bench/betad_speed.c bench/bench_util.c $DPB_CORE_SRCS \
 	$DPB_CORE_LIBS

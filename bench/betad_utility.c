@@ -9,7 +9,7 @@
  * (the coefficient of the feature scaled to [-1, 1]); linear: divided by
  * y_scale.  Non-private estimate: the maximum-likelihood fit (logistic by
  * Newton, linear by least squares) on the same rows.  betaD: one draw
- * (epsilon, 0), schedule 2 x (500 + 500); moment release: Gaussian
+ * (epsilon, 0), the default schedule 4 x (200 + 50); moment release: Gaussian
  * mechanism at (epsilon, 1e-6), replace neighbours, noise-aware posterior
  * mean (2 chains x (300 + 300)).  Output: one markdown row per data set
  * and epsilon: the median error over REPS runs of each method.
@@ -216,9 +216,6 @@ run(int linear, int reps)
 			s.fx.has_bounds = 1;
 			memcpy(s.fx.lower, lo, sizeof(double) * d);
 			memcpy(s.fx.upper, hi, sizeof(double) * d);
-			s.sched.chains = 2;
-			s.sched.warmup = 500;
-			s.sched.iters = 500;
 			memcpy(Xc, X, sizeof(double) * N * d);
 			memcpy(Yc, Y, sizeof(double) * N);
 			if (dpb_betad_run(&s, N, Xc, Yc, work, rb, NULL, &r, &err) != DPB_OK)

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/tools/core.sh
-REPS=${REPS:-5}
+REPS=${REPS:-20}
 cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/betad_utility \
 	bench/betad_utility.c $DPB_CORE_SRCS $DPB_CORE_LIBS
 out=bench/results/betad_utility.md
@@ -18,7 +18,7 @@ out=bench/results/betad_utility.md
 	echo
 	echo "Median over $REPS runs (seeded test streams, reproducible) of the RMS over slope coefficients of"
 	echo "(estimate - non-private MLE) x public half-range (/ y_scale for Boston). betaD: one draw, (epsilon, 0),"
-	echo "2 chains x (500 + 500), prior sd 3; Boston: y_scale 10, sigma2_floor 16. Moment release: Gaussian"
+	echo "the default schedule 4 chains x (200 + 50), dense metric, prior sd 3; Boston: y_scale 10, sigma2_floor 16. Moment release: Gaussian"
 	echo "mechanism at (epsilon, 1e-6), replace neighbours, noise-aware posterior mean (2 x (300 + 300))."
 	echo "Machine: $(nproc) cores SHARED with several workers (nice); $(date -u +%Y-%m-%d). Command: \`REPS=$REPS bash bench/betad_utility.sh\`"
 	echo

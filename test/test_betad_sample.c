@@ -68,7 +68,7 @@ audit(int gaussian)
 				p;
 	dpb_betad_model m = {gaussian, 1, 0, gaussian ? 1.5 : 3.0, 2.0, 0.25, 2.0, 1.0,
 	NROW, X, y, work};
-	dpb_betad_schedule s = {2, 150, 150};
+	dpb_betad_schedule s;		/* the default, what a release runs */
 	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(gaussian ? 7 : 8);
 	dpb_err		err;
@@ -76,6 +76,7 @@ audit(int gaussian)
 				j,
 				ok = 1;
 
+	dpb_betad_schedule_default(&s);
 	gsl_rng_set(r, 5);
 	for (i = 0; i < NROW; i++)
 	{
@@ -136,8 +137,8 @@ audit(int gaussian)
 	}
 	CHECK(ok, "gaussian %d: draw failed: %s", gaussian, err.msg);
 	p = ks_against_grid(draws, NDRAW, grid, cdf, GRID);
-	printf("  betaD exact-draw audit (%s, beta %.2f, %d draws, each of 2 chains x 150 after 150 warmup): KS p = %.3g\n",
-		   gaussian ? "gaussian" : "logistic", m.beta, NDRAW, p);
+	printf("  betaD exact-draw audit (%s, beta %.2f, %d draws, each of %d chains x %d after %d warmup): KS p = %.3g\n",
+		   gaussian ? "gaussian" : "logistic", m.beta, NDRAW, s.chains, s.iters, s.warmup, p);
 	CHECK(p > 0.01, "gaussian %d: released draws vs the exact betaD posterior: KS p = %.3g", gaussian, p);
 	dpb_rbits_free(rb);
 	gsl_rng_free(r);

@@ -82,8 +82,8 @@ void
 dpb_betad_schedule_default(dpb_betad_schedule *s)
 {
 	s->chains = 4;
-	s->warmup = 1000;
-	s->iters = 1000;
+	s->warmup = 200;
+	s->iters = 50;
 }
 
 static double
@@ -110,6 +110,10 @@ dpb_betad_chains(const dpb_betad_model *m, const dpb_betad_schedule *s, gsl_rng 
 	o.warmup = s->warmup;
 	o.draws = s->iters;
 	o.curvature_init = 1;
+	/* a dense metric: as cheap as the diagonal one on independent features,
+	 * 30% fewer gradients on strongly correlated ones (docs/betad.md,
+	 * "Choosing the default schedule") */
+	o.dense = 1;
 	o.interrupt = interrupt;
 	for (c = 0; c < s->chains && status == DPB_OK; c++)
 	{

@@ -34,7 +34,8 @@ typedef struct dpb_betad_schedule
 	int			iters;			/* kept iterations per chain, >= 1 */
 } dpb_betad_schedule;
 
-/* The default public schedule: 4 chains, 1000 warmup, 1000 iterations. */
+/* The default public schedule: 4 chains, 200 warmup, 50 kept iterations
+ * each (docs/betad.md, "Choosing the default schedule"). */
 void		dpb_betad_schedule_default(dpb_betad_schedule *s);
 
 /*
