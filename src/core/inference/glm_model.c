@@ -29,6 +29,7 @@
  * is -1/2 <W, V> + alpha^T m.
  */
 #include "glm_model.h"
+#include "nuts_chains.h"
 
 #include "gauss_lik.h"
 #include "glm_moments.h"
@@ -529,23 +530,50 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 			phi[0] += phi[1 + j] * phi[p + j];
 }
 
+/* the callbacks of the shared chain loop (nuts_chains.c) */
+typedef struct glm_run_ctx
+{
+	dpb_glm_ctx *c;
+	const dpb_release *r;
+	int			nuisance;
+	double		gain[DPB_MAX_D],
+				center[DPB_MAX_D],
+				theta[DPB_MAX_D + 1],
+				mu[DPB_MAX_D],
+				Sigma[DPB_MAX_D * DPB_MAX_D];
+} glm_run_ctx;
+
+static double
+run_logp(const double *phi, double *grad, void *vctx)
+{
+	return dpb_glm_logp(phi, grad, ((glm_run_ctx *) vctx)->c);
+}
+
+static void
+run_init(void *vctx, gsl_rng *rng, double *phi)
+{
+	dpb_glm_init(((glm_run_ctx *) vctx)->c, rng, phi);
+}
+
+static void
+run_record(void *vctx, const double *phi, double *out)
+{
+	glm_run_ctx *x = vctx;
+	double		N = dpb_glm_n(x->c, phi);
+
+	dpb_glm_unpack(x->c, phi, x->theta, x->mu, x->Sigma);
+	dpb_record_draw(x->r, x->gain, x->center, x->theta, NULL, x->c->nunk ? &N : NULL, x->mu,
+					x->Sigma, x->nuisance, out);
+}
+
 dpb_status
 dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 			dpb_err *err)
 {
 	int			nvars = dpb_nvars(r, 0, !o->n_known, o->nuisance);
-	double		gain[DPB_MAX_D],
-				center[DPB_MAX_D];
-	dpb_glm_ctx *c;
-	double	   *phi,
-			   *buf,
-			   *theta,
-			   *mu,
-			   *Sigma;
-	dpb_nuts_opts no;
-	dpb_status	st = DPB_OK;
-	int			ci,
-				i;
+	glm_run_ctx x;
+	dpb_nuts_model m;
+	dpb_status	st;
 
 	if (r->p.mechanism == DPB_MECH_LAPLACE)
 	{
@@ -559,98 +587,28 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 					"the non-private reference is dpbayes.nonprivate_posterior().");
 		return DPB_ENOTSUP;
 	}
-	dpb_feature_map(r, gain, center);
-	c = dpb_glm_ctx_new(r, o);
-	if (c == NULL)
+	memset(&x, 0, sizeof(x));
+	dpb_feature_map(r, x.gain, x.center);
+	x.r = r;
+	x.nuisance = o->nuisance;
+	x.c = dpb_glm_ctx_new(r, o);
+	if (x.c == NULL || dpb_draws_alloc(out, o->chains, o->draws, nvars) != DPB_OK)
 	{
+		dpb_glm_ctx_free(x.c);
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
 	}
-	phi = malloc(sizeof(double) * (c->dim + (size_t) o->draws * c->dim +
-								   c->p + c->d + c->d * c->d));
-	if (phi == NULL || dpb_draws_alloc(out, o->chains, o->draws, nvars) != DPB_OK)
-	{
-		free(phi);
-		dpb_glm_ctx_free(c);
-		dpb_err_set(err, "out of memory", NULL);
-		return DPB_ENOMEM;
-	}
-	buf = phi + c->dim;
-	theta = buf + (size_t) o->draws * c->dim;
-	mu = theta + c->p;
-	Sigma = mu + c->d;
 	dpb_name_vars(r, 0, !o->n_known, o->nuisance, out->names);
-	dpb_nuts_opts_default(&no);
-	no.warmup = o->warmup;
-	no.draws = o->draws;
-	no.target_accept = o->target_accept;
-	no.max_depth = o->max_depth;
-	no.curvature_init = 1;
-	no.init_max_depth = DPB_GLM_INIT_DEPTH;
-	no.interrupt = o->interrupt;
-	for (ci = 0; ci < o->chains && st == DPB_OK; ci++)
-	{
-		gsl_rng    *rng = dpb_chain_rng(o->seed, ci);
-		dpb_nuts_stats ns;
-		double		grad[DPB_MAX_D * DPB_MAX_D + 1];
-		int			tries;
-
-		if (rng == NULL)
-		{
-			st = DPB_ENOMEM;
-			break;
-		}
-		/* a starting point with a finite density */
-		for (tries = 0; tries < 100; tries++)
-		{
-			if (o->interrupt != NULL && o->interrupt())
-				break;
-			dpb_glm_init(c, rng, phi);
-			if (dpb_isfinite(dpb_glm_logp(phi, grad, c)))
-				break;
-		}
-		if (tries < 100 && o->interrupt != NULL && o->interrupt())
-		{
-			gsl_rng_free(rng);
-			st = DPB_EINTR;
-			break;
-		}
-		if (tries == 100)
-		{
-			gsl_rng_free(rng);
-			st = DPB_ENUMERIC;
-			dpb_err_set(err, "the sampler found no valid starting point",
-						"The log density is not finite at 100 starting points drawn near the prior; "
-						"check the prior options (theta_scale, mu_scale, tau_scale, lkj_eta).");
-			break;
-		}
-		st = dpb_nuts_run(c->dim, dpb_glm_logp, c, phi, &no, rng, buf, &ns);
-		gsl_rng_free(rng);
-		if (st != DPB_OK)
-		{
-			if (st == DPB_EINTR)
-				dpb_err_set(err, "canceling statement due to user request", NULL);
-			else if (st == DPB_ENOMEM)
-				dpb_err_set(err, "out of memory", NULL);
-			else
-				dpb_err_set(err, "the sampler failed", NULL);
-			break;
-		}
-		out->divergences += ns.divergences;
-		out->rejected += ns.invalid;
-		out->proposals += ns.gradient_evals + ns.invalid;
-		for (i = 0; i < o->draws; i++)
-		{
-			double		N = dpb_glm_n(c, buf + (size_t) i * c->dim);
-
-			dpb_glm_unpack(c, buf + (size_t) i * c->dim, theta, mu, Sigma);
-			dpb_record_draw(r, gain, center, theta, NULL, c->nunk ? &N : NULL, mu,
-							Sigma, o->nuisance,
-							out->v + ((size_t) ci * o->draws + i) * nvars);
-		}
-	}
-	free(phi);
-	dpb_glm_ctx_free(c);
+	memset(&m, 0, sizeof(m));
+	m.dim = x.c->dim;
+	m.logp = run_logp;
+	m.ctx = &x;
+	m.init = run_init;
+	m.record = run_record;
+	m.prior_options = "theta_scale, mu_scale, tau_scale, lkj_eta";
+	m.init_max_depth = DPB_GLM_INIT_DEPTH;
+	st = dpb_nuts_chains(&m, o, 1, out, err);
+	dpb_glm_ctx_free(x.c);
 	if (st != DPB_OK)
 		dpb_draws_free(out);
 	return st;

@@ -694,6 +694,7 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	m.record = record_cb;
 	m.gibbs = c->laplace ? dpb_lin_gibbs_omega : NULL;
 	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
+	m.fail_hint = "A matrix was not positive definite.";
 	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);
 	dpb_lin_ctx_free(c);
 	if (st != DPB_OK)

@@ -32,6 +32,7 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 	no.max_depth = o->max_depth;
 	no.curvature_init = 1;
 	no.interrupt = o->interrupt;
+	no.init_max_depth = m->init_max_depth;
 	no.gibbs = m->gibbs;
 	for (int ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{
@@ -75,7 +76,7 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 			else if (st == DPB_ENOMEM)
 				dpb_err_set(err, "out of memory", NULL);
 			else if (st != DPB_ENUMERIC || tries < 100)
-				dpb_err_set(err, "the sampler failed", "A matrix was not positive definite.");
+				dpb_err_set(err, "the sampler failed", m->fail_hint ? "%s" : NULL, m->fail_hint);
 			break;
 		}
 		out->divergences += ns.divergences;

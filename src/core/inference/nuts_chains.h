@@ -24,6 +24,12 @@ typedef struct dpb_nuts_model
 	int			(*gibbs) (const double *x, void *ctx);
 	/* the prior options named when no starting point is valid */
 	const char *prior_options;
+	/* the errhint when a run fails numerically after a valid start, may be
+	 * NULL */
+	const char *fail_hint;
+	/* > 0: the tree depth limit of the initial fast buffer
+	 * (dpb_nuts_opts.init_max_depth) */
+	int			init_max_depth;
 } dpb_nuts_model;
 
 /* Runs o->chains chains of o->warmup + o->draws * thin iterations (keeps
