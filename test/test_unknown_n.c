@@ -15,6 +15,7 @@
 #include "sim.h"
 
 #include <gsl/gsl_randist.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,9 +224,15 @@ check_known_n_unchanged(void)
 		{
 			size_t		idx = (size_t) (k * 13 % (dr.chains * dr.iters)) * dr.nvars + k % dr.nvars;
 
-			same += dr.v[idx] == golden[t].v[k];
+			/* equal up to rounding: OpenBLAS picks its kernels by CPU, and
+			 * other CPUs round differently; the NUTS trajectories grow
+			 * that to ~2e-9 on an Intel Xeon against the AMD EPYC the
+			 * values were recorded on.  A change of the sampler moves
+			 * the draws by O(1). */
+			same += fabs(dr.v[idx] - golden[t].v[k])
+				<= 1e-7 * fmax(1.0, fabs(golden[t].v[k]));
 		}
-		CHECK(same == 4, "known N, case %d: %d of 4 draws as before (first %.17g, was %.17g)",
+		CHECK(same == 4, "known N, case %d: %d of 4 draws as before, to 1e-7 (first %.17g, was %.17g)",
 			  (int) t, same, dr.v[0], golden[t].v[0]);
 		dpb_draws_free(&dr);
 		dpb_release_free_stats(&r);
