@@ -19,6 +19,7 @@
 #include "accum.h"
 #include "gibbs_linear.h"
 #include "glm_moments.h"
+#include "glm_ypois.h"
 #include "linalg.h"
 
 #include <gsl/gsl_integration.h>
@@ -39,6 +40,7 @@ typedef struct glm_case
 	double		theta[9];
 	double		mu[8];
 	double		Sigma[64];
+	double		y_clip;			/* Poisson: counts clipped here (0: not) */
 } glm_case;
 
 static double
@@ -392,6 +394,7 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 				r;
 
 	dpb_layout_init(&L, c->model, d, c->ic);
+	L.y_clip = c->y_clip;
 	n = L.nstats;
 	m = malloc(sizeof(double) * (n + 4 * (size_t) n * n));
 	V = m + n;
@@ -419,6 +422,8 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 			y = gsl_rng_uniform(rng) < 1.0 / (1.0 + exp(-u)) ? 1.0 : -1.0;
 		else
 			y = (double) gsl_ran_poisson(rng, exp(u));
+		if (c->y_clip > 0 && y > c->y_clip)
+			y = c->y_clip;
 		dpb_accum_record(&L, x, y, t);
 		for (k = 0; k < n; k++)
 			cen[k] = t[k] - m[k];
@@ -480,37 +485,48 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 static const glm_case case_logit5 = {
 	"logistic, intercept, d = 3, ||theta|| = 5", DPB_MODEL_LOGISTIC, 3, 1,
 	{0.5, 3.0, -3.0, 2.3}, {0.3, -0.2, 0.1},
-	{0.8, 0.2, -0.1, 0.2, 0.6, 0.15, -0.1, 0.15, 0.7}
+	{0.8, 0.2, -0.1, 0.2, 0.6, 0.15, -0.1, 0.15, 0.7}, 0
 };
 static const glm_case case_logit_small_s = {
 	"logistic, no intercept, d = 3, s < 0.8", DPB_MODEL_LOGISTIC, 3, 0,
 	{0.9, -0.6, 0.4}, {0.5, -0.3, 0.8},
-	{0.2, 0.05, 0.0, 0.05, 0.3, -0.06, 0.0, -0.06, 0.25}
+	{0.2, 0.05, 0.0, 0.05, 0.3, -0.06, 0.0, -0.06, 0.25}, 0
 };
 static const glm_case case_pois_ic = {
 	"poisson, intercept, d = 3", DPB_MODEL_POISSON, 3, 1,
 	{0.3, 0.6, -0.5, 0.4}, {0.2, 0.1, -0.3},
-	{0.25, 0.05, 0.02, 0.05, 0.2, -0.04, 0.02, -0.04, 0.3}
+	{0.25, 0.05, 0.02, 0.05, 0.2, -0.04, 0.02, -0.04, 0.3}, 0
 };
 static const glm_case case_pois_noic = {
 	"poisson, no intercept, d = 3", DPB_MODEL_POISSON, 3, 0,
 	{0.7, -0.4, 0.5}, {0.6, -0.2, 0.4},
-	{0.25, 0.05, 0.02, 0.05, 0.2, -0.04, 0.02, -0.04, 0.3}
+	{0.25, 0.05, 0.02, 0.05, 0.2, -0.04, 0.02, -0.04, 0.3}, 0
+};
+/* clipped counts: E[y] = 1.8 against the bounds 4 and 2.5 (K = 2) */
+static const glm_case case_pois_clip4 = {
+	"poisson, intercept, d = 3, y clipped at 4", DPB_MODEL_POISSON, 3, 1,
+	{0.3, 0.6, -0.5, 0.4}, {0.2, 0.1, -0.3},
+	{0.25, 0.05, 0.02, 0.05, 0.2, -0.04, 0.02, -0.04, 0.3}, 4.0
+};
+static const glm_case case_pois_clip_frac = {
+	"poisson, no intercept, d = 2, y clipped at 2.5, s = 1.6", DPB_MODEL_POISSON, 2, 0,
+	{1.5, -1.5}, {0.3, 0.2},
+	{0.6, 0.1, 0.1, 0.5}, 2.5
 };
 static const glm_case case_logit3 = {
 	"logistic, intercept, d = 2, ||theta|| = 3", DPB_MODEL_LOGISTIC, 2, 1,
 	{0.0, 2.4, 1.8}, {0.0, 0.0},
-	{1.0, 0.0, 0.0, 1.0}
+	{1.0, 0.0, 0.0, 1.0}, 0
 };
 static const glm_case case_logit_flat = {
 	"logistic, intercept, d = 3, theta~ = 0", DPB_MODEL_LOGISTIC, 3, 1,
 	{0.8, 0, 0, 0}, {0.3, -0.2, 0.1},
-	{0.8, 0.2, -0.1, 0.2, 0.6, 0.15, -0.1, 0.15, 0.7}
+	{0.8, 0.2, -0.1, 0.2, 0.6, 0.15, -0.1, 0.15, 0.7}, 0
 };
 static const glm_case case_pois_flat = {
 	"poisson, no intercept, d = 2, theta = 0", DPB_MODEL_POISSON, 2, 0,
 	{0, 0}, {0.4, -0.3},
-	{0.3, 0.1, 0.1, 0.2}
+	{0.3, 0.1, 0.1, 0.2}, 0
 };
 
 static void
@@ -542,6 +558,176 @@ test_monte_carlo(void)
 		mc_compare(small[i], DPB_GLM_EXACT, 200000, 200 + i, &r);
 		report_mc(small[i], 200000, &r);
 	}
+	/* the moments of min(y, y_clip) (glm_ypois.c) */
+	mc_compare(&case_pois_clip4, DPB_GLM_EXACT, 1000000, 300, &r);
+	report_mc(&case_pois_clip4, 1000000, &r);
+	mc_compare(&case_pois_clip_frac, DPB_GLM_EXACT, 1000000, 301, &r);
+	report_mc(&case_pois_clip_frac, 1000000, &r);
+}
+
+/* ---- 0. the clipped Poisson response (glm_ypois.c) ---- */
+
+typedef struct ypois_arg
+{
+	double		B,
+				m,
+				s;
+	int			r,
+				which;
+} ypois_arg;
+
+static double
+ypois_integrand(double u, void *v)
+{
+	const ypois_arg *a = v;
+	double		h1[7],
+				h2[7],
+				z = (u - a->m) / a->s;
+
+	dpb_ypois_h(a->B, u, h1, h2);
+	return (a->which ? h2 : h1)[a->r] * exp(-0.5 * z * z) / (a->s * sqrt(2.0 * M_PI));
+}
+
+static double
+ypois_abs_integrand(double u, void *v)
+{
+	return fabs(ypois_integrand(u, v));
+}
+
+static void
+test_ypois(void)
+{
+	static const double Bs[] = {0.5, 1.0, 1.5, 3.0, 10.0, 40.5, 1000.0};
+	static const double ms[] = {-3.0, 0.0, 1.5, 3.0, 6.0};
+	static const double ss[] = {0.0, 0.01, 0.05, 0.3, 1.0, 3.0, 6.0};
+	gsl_integration_workspace *ws = gsl_integration_workspace_alloc(10000);
+	double		max_h = 0,
+				max_fd = 0,
+				max_g = 0;
+	int			b,
+				i,
+				j,
+				r,
+				w,
+				bad = 0;
+
+	for (b = 0; b < 7; b++)
+	{
+		double		B = Bs[b],
+					u;
+
+		/* values against the direct sum, derivatives against differences */
+		for (u = -6.0; u < fmin(log(B) + 3.0, 7.5); u += 0.37)
+		{
+			double		h1[7],
+						h2[7],
+						a1[7],
+						a2[7],
+						b1[7],
+						b2[7],
+						d1 = 0,
+						d2 = 0,
+						lam = exp(u),
+						e;
+			int			y;
+
+			dpb_ypois_h(B, u, h1, h2);
+			for (y = 0; y < 2000; y++)
+			{
+				double		p = gsl_ran_poisson_pdf(y, lam),
+							g = fmin(y, B);
+
+				d1 += g * p;
+				d2 += g * g * p;
+			}
+			e = fmax(fabs(h1[0] - d1) / d1, fabs(h2[0] - d2) / d2);
+			max_h = fmax(max_h, e);
+			bad += !(e < 1e-10);
+			dpb_ypois_h(B, u + 1e-5, a1, a2);
+			dpb_ypois_h(B, u - 1e-5, b1, b2);
+			for (r = 0; r < 6; r++)
+			{
+				double		f1 = (a1[r] - b1[r]) / 2e-5,
+							f2 = (a2[r] - b2[r]) / 2e-5,
+							e1 = fabs(f1 - h1[r + 1]) / fmax(fmax(fabs(h1[r + 1]), fabs(h1[r])), 1e-3),
+							e2 = fabs(f2 - h2[r + 1]) / fmax(fmax(fabs(h2[r + 1]), fabs(h2[r])), 1e-3);
+
+				max_fd = fmax(max_fd, fmax(e1, e2));
+				bad += !(e1 < 1e-5 && e2 < 1e-5);
+			}
+		}
+		/* G_r against adaptive quadrature, split at log B */
+		for (i = 0; i < 5; i++)
+			for (j = 0; j < 7; j++)
+			{
+				double		G[2][7];
+
+				CHECK(dpb_ypois_expect(B, ms[i], ss[j] * ss[j], G[0], G[1]) == DPB_OK,
+					  "ypois_expect B %g", B);
+				for (w = 0; w < 2; w++)
+					for (r = 0; r < 7; r++)
+					{
+						ypois_arg	a = {B, ms[i], ss[j], r, w};
+						gsl_function F = {ypois_integrand, &a},
+									Fa = {ypois_abs_integrand, &a};
+						double		res,
+									res_abs = 0,
+									err,
+									pts[3] = {ms[i] - 12 * ss[j], log(B), ms[i] + 12 * ss[j]},
+									e;
+
+						if (ss[j] == 0)
+						{
+							double		h[2][7];
+
+							dpb_ypois_h(B, ms[i], h[0], h[1]);
+							res = h[w][r];
+						}
+						else if (pts[1] > pts[0] && pts[1] < pts[2])
+						{
+							gsl_integration_qagp(&F, pts, 3, 1e-14, 1e-12, 10000, ws, &res, &err);
+							gsl_integration_qagp(&Fa, pts, 3, 1e-14, 1e-6, 10000, ws, &res_abs, &err);
+						}
+						else
+						{
+							gsl_integration_qag(&F, pts[0], pts[2], 1e-14, 1e-12, 10000, 6, ws, &res, &err);
+							gsl_integration_qag(&Fa, pts[0], pts[2], 1e-14, 1e-6, 10000, 6, ws, &res_abs, &err);
+						}
+
+						/*
+						 * relative, with a floor: near log B, h^{(r)} is
+						 * ~B K^{r/2} with both signs, and its expectation
+						 * can be many orders smaller than E|h^{(r)}| (by
+						 * 1e-9 at B = 1000, r = 6), which no method in
+						 * double precision resolves; and far right of log
+						 * B every G_r, r >= 1, is ~0 on the scale B^w
+						 */
+						e = fabs(G[w][r] - res)
+							/ (fabs(res) + 1e-3 * res_abs + 1e-7 * pow(B, w + 1));
+						max_g = fmax(max_g, e);
+						if (!(e < 1e-8))
+						{
+							bad++;
+							printf("  ypois B %g m %g s %g h%d G_%d: %.12g vs %.12g\n",
+								   B, ms[i], ss[j], w + 1, r, G[w][r], res);
+						}
+					}
+			}
+	}
+	CHECK(bad == 0, "clipped Poisson response: %d values off", bad);
+	printf("  clipped Poisson response (7 bounds 0.5..1000): h vs direct sums %.1e, h' vs differences %.1e, "
+		   "G_r vs adaptive quadrature %.1e (max scaled error)\n", max_h, max_fd, max_g);
+	{
+		double		G1[7],
+					G2[7];
+
+		CHECK(dpb_ypois_expect(0.0, 0, 1, G1, G2) == DPB_EINVAL, "B = 0 refused");
+		CHECK(dpb_ypois_expect(3.0, NAN, 1, G1, G2) == DPB_EINVAL, "m = NaN refused");
+		CHECK(dpb_ypois_expect(3.0, 0, -1, G1, G2) == DPB_EINVAL, "s2 < 0 refused");
+		CHECK(dpb_ypois_expect(3.0, 800.0, 0.0, G1, G2) == DPB_OK && G1[0] == 3.0 && G2[0] == 9.0
+			  && G1[1] == 0, "u far right: every count clipped");
+	}
+	gsl_integration_workspace_free(ws);
 }
 
 /* ---- 4. exact vs Taylor ---- */
@@ -903,6 +1089,28 @@ test_derivatives(void)
 		tot.checked += fs.checked;
 		tot.max_rel = fmax(tot.max_rel, fs.max_rel);
 	}
+	/* clipped counts (glm_ypois.c): s on both sides of its quadrature
+	 * switch, bounds with K = 0, 1, 2, 10 */
+	for (rep = 0; rep < 8; rep++)
+	{
+		static const double clip[4] = {0.7, 1.0, 2.5, 10.0};
+		dpb_layout	L;
+		double		par[60];
+		fd_stats	fs = {0, 0, 0};
+		int			i;
+
+		dpb_layout_init(&L, DPB_MODEL_POISSON, 2, rep % 2);
+		L.y_clip = clip[rep / 2];
+		random_point(rng, &L, rep < 4 ? 1.5 : 0.8, par);
+		if (rep == 7)
+			for (i = L.intercept; i < L.p; i++)
+				par[i] *= 1e-3;	/* s below 2 du: Gauss-Hermite */
+		check_derivs(&L, DPB_GLM_EXACT, par, &fs);
+		CHECK(fs.bad == 0, "poisson clipped at %g: %d of %d derivatives differ from FD",
+			  L.y_clip, fs.bad, fs.checked);
+		tot.checked += fs.checked;
+		tot.max_rel = fmax(tot.max_rel, fs.max_rel);
+	}
 	/* theta~ = 0 (s = 0): derivatives still exact */
 	for (rep = 0; rep < 2; rep++)
 	{
@@ -1121,6 +1329,7 @@ test_timing(void)
 void
 test_glm_moments(void)
 {
+	test_ypois();
 	test_quadrature();
 	test_reference();
 	test_gaussian_blocks();

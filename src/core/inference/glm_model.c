@@ -128,6 +128,10 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		c->L.nmodel--;
 		c->L.add_remove = 0;
 	}
+	/* the release clips counts at y_bound: the exact moments model
+	 * min(y, y_bound) (glm_ypois.h) */
+	if (r->model == DPB_MODEL_POISSON)
+		c->L.y_clip = r->p.y_bound;
 	c->n = c->L.nstats;
 	c->p = c->L.p;
 	c->d = r->d;

@@ -24,6 +24,7 @@
  * parameters through dG_r/dm_u = G_{r+1}, dG_r/ds^2 = G_{r+2}/2.
  */
 #include "glm_moments.h"
+#include "glm_ypois.h"
 
 #include <cblas.h>
 #include <gsl/gsl_integration.h>
@@ -114,8 +115,6 @@ erf_derivs(double c, double u, double *out)
 static dpb_status
 build_tables(void)
 {
-	gsl_integration_fixed_workspace *ws;
-	double		sum = 0;
 	int			r,
 				k,
 				j;
@@ -140,21 +139,12 @@ build_tables(void)
 			o[k + 1] -= dk;
 		}
 	}
-	ws = gsl_integration_fixed_alloc(gsl_integration_fixed_hermite, NGH,
-									 0.0, 0.5, 0.0, 0.0);
-	if (ws == NULL)
-		return DPB_ENOMEM;
-	for (k = 0; k < NGH; k++)
 	{
-		gh_z[k] = gsl_integration_fixed_nodes(ws)[k];
-		gh_w[k] = gsl_integration_fixed_weights(ws)[k];
-		sum += gh_w[k];
+		dpb_status	st = dpb_gauss_hermite(NGH, gh_z, gh_w);
+
+		if (st != DPB_OK)
+			return st;
 	}
-	gsl_integration_fixed_free(ws);
-	if (!(sum > 0))
-		return DPB_ENUMERIC;
-	for (k = 0; k < NGH; k++)
-		gh_w[k] /= sum;
 	for (j = 0; j < NTRAP; j++)
 	{
 		double		g[NG],
@@ -492,7 +482,17 @@ work_init(glm_work *W, const dpb_layout *L, dpb_glm_approx approx,
 	}
 	else
 	{
-		if (approx == DPB_GLM_EXACT)
+		if (approx == DPB_GLM_EXACT && L->y_clip > 0)
+		{
+			st = dpb_ypois_expect(L->y_clip, W->mu_u, W->s2, W->G[H_1],
+								  W->G[H_2]);
+			if (st != DPB_OK)
+			{
+				work_free(W);
+				return st;
+			}
+		}
+		else if (approx == DPB_GLM_EXACT)
 		{
 			double		e1 = exp(W->mu_u + 0.5 * W->s2),
 						e2 = exp(2.0 * W->mu_u + 2.0 * W->s2),

@@ -90,6 +90,9 @@ typedef struct dpb_layout
 	int			xmoments;		/* the X3 / X4 blocks are present */
 	int			add_remove;		/* add/remove-one neighbours: the COUNT block
 								 * ends the model's blocks */
+	double		y_clip;			/* Poisson: the bound y was clipped at, for
+								 * the moments of min(y, y_clip) (inference
+								 * sets it; 0: y is modelled unclipped) */
 } dpb_layout;
 
 /* One released entry: the monomial y^ypow * w_i * w_j (i or j = -1 when
