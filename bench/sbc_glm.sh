@@ -20,4 +20,12 @@ out=${SBC_OUT:-bench/results/sbc_glm.md}
 	echo '```'
 	DPB_SBC_DEBUG=1 DPB_SBC_REPS=$REPS ./test/unit_run glm | grep -E "SBC|rank histogram|ok|FAIL" || true
 	echo '```'
+	echo
+	echo "Clipped counts: the same with the Poisson bound y_bound = 3 instead of 40, so that about"
+	echo "10% of the counts are clipped (the model has the moments of min(y, y_bound); the logistic"
+	echo "lines repeat the run above)."
+	echo
+	echo '```'
+	DPB_SBC_DEBUG=1 DPB_SBC_REPS=$REPS DPB_SBC_YBOUND=3 ./test/unit_run glm | grep -E "SBC poisson|ok|FAIL" || true
+	echo '```'
 } | tee "$out"

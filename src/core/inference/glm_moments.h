@@ -8,7 +8,8 @@
  * linear predictor u = theta^T w (theta has p = d + intercept entries) and
  *   logistic  y in {-1, +1}, P(y = +1 | x) = 1 / (1 + e^{-u}),
  *             so E[y | u] = tanh(u / 2) and y^2 = 1;
- *   poisson   y ~ Poisson(e^u), E[y | u] = e^u, E[y^2 | u] = e^u + e^{2u}.
+ *   poisson   y ~ Poisson(e^u), E[y | u] = e^u, E[y^2 | u] = e^u + e^{2u}
+ *             (or, with L->y_clip = B, the moments of min(y, B)).
  * The statistics are the unweighted monomials y^ypow w_i w_j of the layout
  * (layout.h).  m = E[t(x, y)] (nstats), V = Cov[t(x, y)] (nstats^2).
  *
@@ -29,7 +30,11 @@
  *                    trapezoid rule (step 1/3, |u| <= 40).  Both agree with
  *                    adaptive quadrature to ~1e-15 (r <= 5) and with each
  *                    other at the switch to ~1e-14;
- *                  poisson: closed form, E[e^{ku}] = e^{k m_u + k^2 s^2/2},
+ *                  poisson with L->y_clip = B > 0 (what inference uses:
+ *                    the release clips counts at y_bound): h = E[min(y, B)
+ *                    | u] and E[min(y, B)^2 | u], G_r by glm_ypois.h;
+ *                  poisson with y_clip = 0 (unclipped y): closed form,
+ *                    E[e^{ku}] = e^{k m_u + k^2 s^2/2},
  *                    E[(e^{ku})^{(r)}] = k^r E[e^{ku}] (exponential tilt);
  *   DPB_GLM_TAYLOR the GLM paper's approximation: logistic
  *                    tanh(u/2) ~ u/2 - u^3/24 (y^2 = 1 kept exact; the
