@@ -70,12 +70,12 @@ check_gradient(dpb_model model, int intercept, int unknown)
 
 	fill_release(&r, model, d, intercept, unknown ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE, g);
 	dpb_infer_opts_default(&o, &r);
-	CHECK(o.n_known == !unknown && (unknown ? o.n_sd > 0 : o.n_hat == 400),
-		  "the count of the release: known %d, %g (sd %g)", o.n_known, o.n_hat, o.n_sd);
+	CHECK(o.count.n_known == !unknown && (unknown ? o.count.n_sd > 0 : o.count.n_hat == 400),
+		  "the count of the release: known %d, %g (sd %g)", o.count.n_known, o.count.n_hat, o.count.n_sd);
 	if (unknown == 2)
 	{
-		o.n_lo = o.n_hat - 100;
-		o.n_hi = o.n_hat + 100;
+		o.count.n_lo = o.count.n_hat - 100;
+		o.count.n_hi = o.count.n_hat + 100;
 	}
 	c = dpb_glm_ctx_new(&r, &o);
 	dim = dpb_glm_ctx_dim(c);
@@ -241,23 +241,23 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		o.seed = 500 + rep;
 		/* the simulation prior = the sampler's prior */
 		for (j = 0; j < 3; j++)
-			o.theta_scale[j] = 1.0;
-		o.mu_scale = 0.1;
-		o.tau_scale = 0.15;
-		o.lkj_eta = 2;
+			o.glm.theta_scale[j] = 1.0;
+		o.glm.mu_scale = 0.1;
+		o.glm.tau_scale = 0.15;
+		o.glm.lkj_eta = 2;
 		for (j = 0; j < 3; j++)
-			theta[j] = o.theta_scale[j] * gsl_ran_ugaussian(g);
+			theta[j] = o.glm.theta_scale[j] * gsl_ran_ugaussian(g);
 		for (j = 0; j < 2; j++)
 		{
-			mu[j] = o.mu_scale * gsl_ran_ugaussian(g);
-			tau[j] = fabs(o.tau_scale * gsl_ran_ugaussian(g));
+			mu[j] = o.glm.mu_scale * gsl_ran_ugaussian(g);
+			tau[j] = fabs(o.glm.tau_scale * gsl_ran_ugaussian(g));
 		}
-		rho = 2 * gsl_ran_beta(g, o.lkj_eta, o.lkj_eta) - 1;	/* LKJ, d = 2 */
+		rho = 2 * gsl_ran_beta(g, o.glm.lkj_eta, o.glm.lkj_eta) - 1;	/* LKJ, d = 2 */
 		p.neighbours = un ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
 		if (un)
 		{
-			o.n_lo = un[0];
-			o.n_hi = un[1];
+			o.count.n_lo = un[0];
+			o.count.n_hi = un[1];
 			Ntrue = un[0] + (un[1] - un[0]) * gsl_rng_uniform(g);
 			N = (int) floor(Ntrue + 0.5);
 		}
@@ -288,13 +288,13 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		clipped += cl;
 		records += N;
 		/* the number of records as the release has it */
-		dpb_release_count(&r, &o.n_hat, &o.n_sd, &o.n_known);
+		dpb_release_count(&r, &o.count.n_hat, &o.count.n_sd, &o.count.n_known);
 		if (un)
-			*mean_sd += o.n_sd / reps;
+			*mean_sd += o.count.n_sd / reps;
 		if (known_n)
 		{
-			o.n_known = 1;
-			o.n_hat = N;
+			o.count.n_known = 1;
+			o.count.n_hat = N;
 		}
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{

@@ -202,26 +202,26 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		o.warmup = 500;
 		o.draws = keep * thin;
 		o.seed = 1000 + rep;
-		o.sigma2_shape = 20;
-		o.sigma2_scale = 0.76;
+		o.lin.sigma2_shape = 20;
+		o.lin.sigma2_scale = 0.76;
 		for (j = 0; j < 3; j++)
-			o.theta_precision[j] = 0.25;
-		o.x_kappa = 10;
-		o.x_df = 20;
-		memset(o.x_scale, 0, sizeof(o.x_scale));
-		o.x_scale[0] = o.x_scale[3] = 0.04 * 17;
+			o.lin.theta_precision[j] = 0.25;
+		o.lin.x_kappa = 10;
+		o.lin.x_df = 20;
+		memset(o.lin.x_scale, 0, sizeof(o.lin.x_scale));
+		o.lin.x_scale[0] = o.lin.x_scale[3] = 0.04 * 17;
 		if (sbc_noisy_share > 0)
-			o.xmoments = DPB_XMOM_NOISY;
+			o.lin.xmoments = DPB_XMOM_NOISY;
 		p.neighbours = un ? DPB_NB_ADD_REMOVE : DPB_NB_REPLACE;
 		if (un)
 		{
-			o.n_lo = un->lo;
-			o.n_hi = un->hi;
+			o.count.n_lo = un->lo;
+			o.count.n_hi = un->hi;
 			Ntrue = un->lo + (un->hi - un->lo) * gsl_rng_uniform(rng);
 			N = (int) floor(Ntrue + 0.5);
 		}
 
-		sigma2 = 1.0 / gsl_ran_gamma(rng, o.sigma2_shape, 1.0 / o.sigma2_scale);
+		sigma2 = 1.0 / gsl_ran_gamma(rng, o.lin.sigma2_shape, 1.0 / o.lin.sigma2_scale);
 		for (j = 0; j < 3; j++)
 			theta[j] = sqrt(sigma2 / 0.25) * gsl_ran_ugaussian(rng);
 		{
@@ -262,12 +262,12 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		records += N;
 		/* the number of records as the release has it: exact, or a
 		 * noisy count */
-		dpb_release_count(&r, &o.n_hat, &o.n_sd, &o.n_known);
+		dpb_release_count(&r, &o.count.n_hat, &o.count.n_sd, &o.count.n_known);
 		if (un)
 		{
-			CHECK(!o.n_known && o.n_sd > 0, "an add/remove release has a noisy count");
-			un->mean_sd += o.n_sd / reps;
-			o.n_sd *= un->sd_factor;
+			CHECK(!o.count.n_known && o.count.n_sd > 0, "an add/remove release has a noisy count");
+			un->mean_sd += o.count.n_sd / reps;
+			o.count.n_sd *= un->sd_factor;
 		}
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{

@@ -84,14 +84,14 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, const char *what)
 				t;
 
 	dpb_infer_opts_default(&o, r);
-	o.xmoments = xm;
-	o.theta_precision[1] = 0.5;
-	o.theta_mean[2] = -0.2;
-	o.x_kappa = 2;
+	o.lin.xmoments = xm;
+	o.lin.theta_precision[1] = 0.5;
+	o.lin.theta_mean[2] = -0.2;
+	o.lin.x_kappa = 2;
 	o.x_mean[0] = 0.05;
-	o.x_scale[1] = o.x_scale[2] = 0.02;
-	if (!o.n_known)
-		o.n_hi = 3 * o.n_hat;	/* the logistic u transform */
+	o.lin.x_scale[1] = o.lin.x_scale[2] = 0.02;
+	if (!o.count.n_known)
+		o.count.n_hi = 3 * o.count.n_hat;	/* the logistic u transform */
 	c = dpb_lin_ctx_new(r, &o);
 	dim = dpb_lin_ctx_dim(c);
 	gsl_rng_set(rng, 42);

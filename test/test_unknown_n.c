@@ -33,16 +33,16 @@ check_n_density(void)
 	memset(&meta, 0, sizeof(meta));
 	meta.d = 1;
 	dpb_infer_opts_default(&o, &meta);
-	CHECK(o.n_known == 1, "a replace-one release has a known N");
-	o.n_known = 0;
-	o.n_hat = 52.3;
-	o.n_sd = 4;
+	CHECK(o.count.n_known == 1, "a replace-one release has a known N");
+	o.count.n_known = 0;
+	o.count.n_hat = 52.3;
+	o.count.n_sd = 4;
 	for (lap = 0; lap < 2; lap++)
 		for (pr = 0; pr < 2; pr++)
 		{
-			o.n_laplace = lap;
-			o.n_lo = pr ? 30 : 0;
-			o.n_hi = pr ? 70 : INFINITY;
+			o.count.n_laplace = lap;
+			o.count.n_lo = pr ? 30 : 0;
+			o.count.n_hi = pr ? 70 : INFINITY;
 			CHECK(dpb_n_log_density(&o, pr ? 29.9 : -0.1, NULL) == -INFINITY,
 				  "density below the support");
 			CHECK(!pr || dpb_n_log_density(&o, 70.1, NULL) == -INFINITY,
@@ -73,7 +73,7 @@ check_n_density(void)
 				worst = fmax(worst, fabs((fp - fm) / (2 * h) - dlj));
 				/* the density's derivative in N (away from the Laplace kink) */
 				N = 31 + 38 * (i + 0.5) / 40;
-				if (fabs(N - o.n_hat) < 1e-3)
+				if (fabs(N - o.count.n_hat) < 1e-3)
 					continue;
 				dpb_n_log_density(&o, N, &dN);
 				fp = dpb_n_log_density(&o, N + h, NULL);
@@ -87,11 +87,11 @@ check_n_density(void)
 							x;
 				dpb_infer_opts o2 = o;
 
-				o2.n_lo = 0;
-				o2.n_hi = INFINITY;
+				o2.count.n_lo = 0;
+				o2.count.n_hi = INFINITY;
 				for (x = step / 2; x < 200; x += step)
 					s += exp(dpb_n_log_density(&o2, x, NULL)) * step;
-				s /= lap ? o.n_sd * M_SQRT2 : o.n_sd * sqrt(2 * M_PI);
+				s /= lap ? o.count.n_sd * M_SQRT2 : o.count.n_sd * sqrt(2 * M_PI);
 				CHECK(fabs(s - 1) < 1e-6, "count density (laplace %d) integrates to %.9g", lap, s);
 			}
 		}
@@ -213,7 +213,7 @@ check_known_n_unchanged(void)
 		o.seed = 7;
 		o.sampler = golden[t].model == DPB_MODEL_LINEAR ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_DEFAULT;
 		if (golden[t].xshare > 0)
-			o.xmoments = DPB_XMOM_NOISY;
+			o.lin.xmoments = DPB_XMOM_NOISY;
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s", err.msg);
@@ -279,9 +279,9 @@ check_large_n(dpb_model model)
 	o.thin = 5;
 	o.seed = 99;
 	CHECK(dpb_posterior_run(&r, &o, &known, &err) == DPB_OK, "known N: %s", err.msg);
-	o.n_known = 0;
-	o.n_sd = 5;
-	o.n_hat = N + 3.7;			/* one noisy count */
+	o.count.n_known = 0;
+	o.count.n_sd = 5;
+	o.count.n_hat = N + 3.7;			/* one noisy count */
 	o.seed = 100;
 	CHECK(dpb_posterior_run(&r, &o, &unk, &err) == DPB_OK, "unknown N: %s", err.msg);
 	nv = known.nvars;
@@ -320,9 +320,9 @@ check_large_n(dpb_model model)
 		dpb_summarize(nd, 4, o.draws, &sn);
 		printf("  %s at N = 1e4: max |z| of the mean differences (unknown vs known N) %.2f; "
 			   "N: mean %.2f sd %.2f (count %.1f, sd 5), R-hat %.4f, ESS %.0f\n",
-			   dpb_model_name(model), maxz, sn.mean, sn.sd, o.n_hat, sn.rhat, sn.ess_bulk);
-		CHECK(fabs(sn.mean - o.n_hat) < 4 * 5 / sqrt(sn.ess_bulk) + 0.5,
-			  "posterior mean of N %g, count %g", sn.mean, o.n_hat);
+			   dpb_model_name(model), maxz, sn.mean, sn.sd, o.count.n_hat, sn.rhat, sn.ess_bulk);
+		CHECK(fabs(sn.mean - o.count.n_hat) < 4 * 5 / sqrt(sn.ess_bulk) + 0.5,
+			  "posterior mean of N %g, count %g", sn.mean, o.count.n_hat);
 		CHECK_REL(sn.sd, 5.0, 0.15, "posterior sd of N");
 		CHECK(sn.rhat < 1.02, "R-hat of N %g", sn.rhat);
 		free(nd);

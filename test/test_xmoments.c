@@ -323,10 +323,10 @@ test_gibbs_noisy(gsl_rng *rng)
 	o.chains = 2;
 	o.draws = 1000;
 	o.warmup = 500;
-	o.xmoments = DPB_XMOM_NOISY;
+	o.lin.xmoments = DPB_XMOM_NOISY;
 	st = dpb_posterior_run(&r, &o, &dn, &err);
 	CHECK(st == DPB_OK, "noisy run: %s", err.msg);
-	o.xmoments = DPB_XMOM_UPDATE;
+	o.lin.xmoments = DPB_XMOM_UPDATE;
 	CHECK(dpb_posterior_run(&r, &o, &du, &err) == DPB_OK, "update run");
 	if (st == DPB_OK)
 		for (k = 0; k < 3; k++)
@@ -366,7 +366,7 @@ test_gibbs_noisy(gsl_rng *rng)
 	/* a release without moments */
 	p.x_moments = 0;
 	sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, 100, rng, &r, &clipped);
-	o.xmoments = DPB_XMOM_NOISY;
+	o.lin.xmoments = DPB_XMOM_NOISY;
 	CHECK(dpb_posterior_run(&r, &o, &dn, &err) == DPB_EINVAL, "noisy needs x moments");
 	dpb_release_free_stats(&r);
 	free(X);

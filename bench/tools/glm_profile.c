@@ -102,8 +102,8 @@ main(int argc, char **argv)
 	dpb_nuts_opts_default(&no);
 	no.warmup = o.warmup;
 	no.draws = o.draws;
-	no.target_accept = o.target_accept;
-	no.max_depth = o.max_depth;
+	no.target_accept = o.nuts.target_accept;
+	no.max_depth = o.nuts.max_depth;
 	no.curvature_init = getenv("PROFILE_UNIT_METRIC") == NULL;
 	no.dense = getenv("PROFILE_DENSE") != NULL;
 	no.init_max_depth = getenv("PROFILE_INIT_DEPTH") ? atoi(getenv("PROFILE_INIT_DEPTH")) : 0;

@@ -226,19 +226,19 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 					 errmsg("option \"%s\" does not apply to %s regression", key,
 							dpb_model_name(r->model))));
 		if (strcmp(key, "theta_mean") == 0)
-			jvec(&val, key, o->theta_mean, p, false);
+			jvec(&val, key, o->lin.theta_mean, p, false);
 		else if (strcmp(key, "theta_precision") == 0)
-			jvec(&val, key, o->theta_precision, p, true);
+			jvec(&val, key, o->lin.theta_precision, p, true);
 		else if (strcmp(key, "sigma2_shape") == 0)
-			o->sigma2_shape = jpos(&val, key);
+			o->lin.sigma2_shape = jpos(&val, key);
 		else if (strcmp(key, "sigma2_scale") == 0)
-			o->sigma2_scale = jpos(&val, key);
+			o->lin.sigma2_scale = jpos(&val, key);
 		else if (strcmp(key, "x_kappa") == 0)
-			o->x_kappa = jpos(&val, key);
+			o->lin.x_kappa = jpos(&val, key);
 		else if (strcmp(key, "x_df") == 0)
 		{
-			o->x_df = jnum(&val, key);
-			if (!(o->x_df > d - 1))
+			o->lin.x_df = jnum(&val, key);
+			if (!(o->lin.x_df > d - 1))
 				bad_option(key, psprintf("The degrees of freedom must exceed d - 1 = %d.", d - 1));
 		}
 		else if (strcmp(key, "x_mean") == 0)
@@ -249,7 +249,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 		}
 		else if (strcmp(key, "x_cov") == 0 || strcmp(key, "x_scale") == 0)
 		{
-			double	   *m = strcmp(key, "x_cov") == 0 ? o->x_cov : o->x_scale;
+			double	   *m = strcmp(key, "x_cov") == 0 ? o->lin.x_cov : o->lin.x_scale;
 
 			jmat(&val, key, m, d);
 			for (i = 0; i < d; i++)
@@ -265,35 +265,35 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				bad_option(key, "\"update\", \"prior\" or \"noisy\" is expected.");
 			s = pnstrdup(val.val.string.val, val.val.string.len);
 			if (strcmp(s, "update") == 0)
-				o->xmoments = DPB_XMOM_UPDATE;
+				o->lin.xmoments = DPB_XMOM_UPDATE;
 			else if (strcmp(s, "prior") == 0)
-				o->xmoments = DPB_XMOM_PRIOR;
+				o->lin.xmoments = DPB_XMOM_PRIOR;
 			else if (strcmp(s, "noisy") == 0)
-				o->xmoments = DPB_XMOM_NOISY;
+				o->lin.xmoments = DPB_XMOM_NOISY;
 			else
 				bad_option(key, "\"update\", \"prior\" or \"noisy\" is expected.");
 		}
 		else if (strcmp(key, "theta_scale") == 0)
 		{
-			jvec(&val, key, o->theta_scale, p, true);
-			check_range(key, o->theta_scale, p, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+			jvec(&val, key, o->glm.theta_scale, p, true);
+			check_range(key, o->glm.theta_scale, p, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
 		}
 		else if (strcmp(key, "theta_norm_bound") == 0)
-			o->theta_norm_bound = jpos(&val, key);
+			o->glm.theta_norm_bound = jpos(&val, key);
 		else if (strcmp(key, "mu_scale") == 0)
 		{
-			o->mu_scale = jpos(&val, key);
-			check_range(key, &o->mu_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+			o->glm.mu_scale = jpos(&val, key);
+			check_range(key, &o->glm.mu_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
 		}
 		else if (strcmp(key, "tau_scale") == 0)
 		{
-			o->tau_scale = jpos(&val, key);
-			check_range(key, &o->tau_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+			o->glm.tau_scale = jpos(&val, key);
+			check_range(key, &o->glm.tau_scale, 1, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
 		}
 		else if (strcmp(key, "lkj_eta") == 0)
 		{
-			o->lkj_eta = jpos(&val, key);
-			check_range(key, &o->lkj_eta, 1, 0, PRIOR_LKJ_MAX);
+			o->glm.lkj_eta = jpos(&val, key);
+			check_range(key, &o->glm.lkj_eta, 1, 0, PRIOR_LKJ_MAX);
 		}
 		else if (strcmp(key, "moments") == 0)
 		{
@@ -303,16 +303,16 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				bad_option(key, "\"exact\" or \"taylor\" is expected.");
 			m = pnstrdup(val.val.string.val, val.val.string.len);
 			if (strcmp(m, "exact") == 0)
-				o->approx = 1;
+				o->glm.approx = 1;
 			else if (strcmp(m, "taylor") == 0)
-				o->approx = 2;
+				o->glm.approx = 2;
 			else
 				bad_option(key, "\"exact\" or \"taylor\" is expected.");
 		}
 		else if (strcmp(key, "target_accept") == 0)
 		{
-			o->target_accept = jnum(&val, key);
-			if (!(o->target_accept > 0.5 && o->target_accept < 1))
+			o->nuts.target_accept = jnum(&val, key);
+			if (!(o->nuts.target_accept > 0.5 && o->nuts.target_accept < 1))
 				bad_option(key, "A number between 0.5 and 1 (exclusive) is expected.");
 		}
 		else if (strcmp(key, "max_depth") == 0)
@@ -321,7 +321,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 
 			if (t != floor(t) || t < 1 || t > 15)
 				bad_option(key, "An integer between 1 and 15 is expected.");
-			o->max_depth = (int) t;
+			o->nuts.max_depth = (int) t;
 		}
 		else if (strcmp(key, "thin") == 0)
 		{
@@ -350,7 +350,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 		{
 			double		b[2];
 
-			if (o->n_known)
+			if (o->count.n_known)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("option \"n_prior\" applies only when the number of records is unknown"),
@@ -360,8 +360,8 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			jvec(&val, key, b, 2, false);
 			if (!(b[0] >= 0 && b[1] > b[0]))
 				bad_option(key, "The bounds must satisfy 0 <= lo < hi.");
-			o->n_lo = b[0];
-			o->n_hi = b[1];
+			o->count.n_lo = b[0];
+			o->count.n_hi = b[1];
 		}
 		else if (strcmp(key, "nuisance") == 0)
 		{

@@ -219,10 +219,10 @@ chain_init(chain *c, const dpb_release *r, const dpb_infer_opts *o, int ci)
 	p = c->p = c->L.p;
 	q = c->q = p + 1;
 	d = c->d = r->d;
-	c->nunk = !o->n_known && o->method == DPB_METHOD_NOISE_AWARE;
+	c->nunk = !o->count.n_known && o->method == DPB_METHOD_NOISE_AWARE;
 	/* naive: the released count is plugged in as if exact */
-	c->N = c->nunk ? dpb_n_start(o) : (o->n_known ? o->n_hat : fmax(o->n_hat, 1.0));
-	c->nwidth = 2 * o->n_sd;
+	c->N = c->nunk ? dpb_n_start(o) : (o->count.n_known ? o->count.n_hat : fmax(o->count.n_hat, 1.0));
+	c->nwidth = 2 * o->count.n_sd;
 	c->z = r->stats;
 	/* one block of doubles for the state, one for the scratch */
 	nd = p + d + d * d + 2 * n + n;
@@ -294,9 +294,9 @@ draw_theta(chain *c)
 	{
 		for (j = 0; j < p; j++)
 			Ln[i * p + j] = c->mom[i * q + j];
-		Ln[i * p + i] += o->theta_precision[i];
-		mn[i] = c->mom[i * q + p] + o->theta_precision[i] * o->theta_mean[i];
-		prior += o->theta_precision[i] * o->theta_mean[i] * o->theta_mean[i];
+		Ln[i * p + i] += o->lin.theta_precision[i];
+		mn[i] = c->mom[i * q + p] + o->lin.theta_precision[i] * o->lin.theta_mean[i];
+		prior += o->lin.theta_precision[i] * o->lin.theta_mean[i] * o->lin.theta_mean[i];
 	}
 	st = dpb_chol(Ln, p, NULL);
 	if (st != DPB_OK)
@@ -311,10 +311,10 @@ draw_theta(chain *c)
 			t += Ln[j * p + i] * mn[j];
 		quad += t * t;
 	}
-	an = o->sigma2_shape + 0.5 * c->N;
-	bn = o->sigma2_scale + 0.5 * (c->mom[p * q + p] + prior - quad);
-	if (!(bn > o->sigma2_scale * 1e-9))
-		bn = o->sigma2_scale * 1e-9;
+	an = o->lin.sigma2_shape + 0.5 * c->N;
+	bn = o->lin.sigma2_scale + 0.5 * (c->mom[p * q + p] + prior - quad);
+	if (!(bn > o->lin.sigma2_scale * 1e-9))
+		bn = o->lin.sigma2_scale * 1e-9;
 	c->sigma2 = 1.0 / gsl_ran_gamma(c->rng, an, 1.0 / bn);
 	sd = sqrt(c->sigma2);
 	for (i = 0; i < p; i++)
@@ -375,13 +375,13 @@ draw_xmoments(chain *c)
 				nu;
 	dpb_status	st;
 
-	if (o->xmoments != DPB_XMOM_UPDATE)
+	if (o->lin.xmoments != DPB_XMOM_UPDATE)
 		return DPB_OK;
-	kn = o->x_kappa + N;
-	nu = o->x_df + N;
+	kn = o->lin.x_kappa + N;
+	nu = o->lin.x_df + N;
 	for (i = 0; i < d; i++)
 		for (j = 0; j < d; j++)
-			Psi[i * d + j] = o->x_scale[i * d + j] + c->mom[(ic + i) * q + ic + j];
+			Psi[i * d + j] = o->lin.x_scale[i * d + j] + c->mom[(ic + i) * q + ic + j];
 	if (ic && N > 0)
 	{
 		double	   *xbar = c->tmp,
@@ -390,7 +390,7 @@ draw_xmoments(chain *c)
 		for (i = 0; i < d; i++)
 		{
 			xbar[i] = c->mom[i + 1] / N;
-			mn[i] = (o->x_kappa * o->x_mean[i] + N * xbar[i]) / kn;
+			mn[i] = (o->lin.x_kappa * o->x_mean[i] + N * xbar[i]) / kn;
 		}
 		/* scatter about the mean: the Schur complement of the projected
 		 * moment matrix (its [0][0] entry may differ slightly from N after
@@ -398,7 +398,7 @@ draw_xmoments(chain *c)
 		for (i = 0; i < d; i++)
 			for (j = 0; j < d; j++)
 				Psi[i * d + j] += -c->mom[i + 1] * c->mom[j + 1] / c->mom[0]
-					+ o->x_kappa * N / kn * (xbar[i] - o->x_mean[i]) * (xbar[j] - o->x_mean[j]);
+					+ o->lin.x_kappa * N / kn * (xbar[i] - o->x_mean[i]) * (xbar[j] - o->x_mean[j]);
 		st = draw_invwishart(c, nu, Psi, c->Sigma);
 		if (st != DPB_OK)
 			return st;
@@ -626,7 +626,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 					 dpb_draws *out, dpb_err *err)
 {
 	int			d = r->d,
-				nunk = !o->n_known && o->method == DPB_METHOD_NOISE_AWARE,
+				nunk = !o->count.n_known && o->method == DPB_METHOD_NOISE_AWARE,
 				nvars = dpb_nvars(r, 1, nunk, o->nuisance);
 	int			ci,
 				j,
@@ -641,8 +641,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 	double	   *scale;
 
 	memset(&xm, 0, sizeof(xm));
-	if (!iid && o->xmoments == DPB_XMOM_NOISY &&
-		(st = dpb_xmom_from_release(r, o->n_known ? o->n_hat : dpb_n_start(o),
+	if (!iid && o->lin.xmoments == DPB_XMOM_NOISY &&
+		(st = dpb_xmom_from_release(r, o->count.n_known ? o->count.n_hat : dpb_n_start(o),
 									&xm, err)) != DPB_OK)
 		return st;
 	scale = malloc(sizeof(double) * r->nstats);
@@ -687,11 +687,11 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 				2 * c.bscale[k] * c.bscale[k] : c.bscale[k] * c.bscale[k];
 		for (j = 0; j < d; j++)
 			c.mu[j] = o->x_mean[j];
-		memcpy(c.Sigma, o->xmoments == DPB_XMOM_PRIOR ? o->x_cov : o->x_scale,
+		memcpy(c.Sigma, o->lin.xmoments == DPB_XMOM_PRIOR ? o->lin.x_cov : o->lin.x_scale,
 			   sizeof(double) * d * d);
-		if (o->xmoments != DPB_XMOM_PRIOR && o->x_df > d + 1)
+		if (o->lin.xmoments != DPB_XMOM_PRIOR && o->lin.x_df > d + 1)
 			for (k = 0; k < d * d; k++)
-				c.Sigma[k] /= o->x_df - d - 1;
+				c.Sigma[k] /= o->lin.x_df - d - 1;
 		if (xm.eta2 != NULL)
 		{
 			/* the moments implied by the noisy release (reported as the

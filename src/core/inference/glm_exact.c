@@ -93,8 +93,8 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 	dpb_nuts_opts_default(&no);
 	no.warmup = o->warmup;
 	no.draws = o->draws;
-	no.target_accept = o->target_accept;
-	no.max_depth = o->max_depth;
+	no.target_accept = o->nuts.target_accept;
+	no.max_depth = o->nuts.max_depth;
 	no.interrupt = o->interrupt;
 	for (ci = 0; ci < o->chains; ci++)
 	{

@@ -137,9 +137,9 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->d = r->d;
 	c->K = dpb_glm_nparams(&c->L);
 	c->ncorr = c->d * (c->d - 1) / 2;
-	c->nunk = o->n_known ? 0 : 1;
+	c->nunk = o->count.n_known ? 0 : 1;
 	c->dim = dpb_glm_dim(c->d, c->L.intercept) + c->nunk;
-	c->N = c->nunk ? dpb_n_start(o) : o->n_hat;
+	c->N = c->nunk ? dpb_n_start(o) : o->count.n_hat;
 	c->z = r->stats;
 	n = c->n;
 	d = c->d;
@@ -200,7 +200,7 @@ corr_transform(dpb_glm_ctx *c, const double *y)
 				l,
 				k = 0;
 	double		lp = 0,
-				eta = c->o->lkj_eta;
+				eta = c->o->glm.lkj_eta;
 	double	   *Lc = c->Lc,
 			   *dL = c->dLc,
 			   *dlj = c->dlj;
@@ -387,7 +387,7 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 	for (j = 0; j < d; j++)
 	{
 		double		dev = phi[p + j] - o->x_mean[j],
-					s2 = o->mu_scale * o->mu_scale;
+					s2 = o->glm.mu_scale * o->glm.mu_scale;
 
 		lp -= 0.5 * dev * dev / s2;
 		grad[p + j] -= dev / s2;
@@ -396,7 +396,7 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 	for (j = 0; j < d; j++)
 	{
 		double		t = exp(ltau[j]),
-					s2 = o->tau_scale * o->tau_scale;
+					s2 = o->glm.tau_scale * o->glm.tau_scale;
 
 		if (!(t > 0) || !dpb_isfinite(t))
 			return NAN;
@@ -425,7 +425,7 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 	/* one pass: moments, then (in the callback) the release likelihood and
 	 * its adjoints, then the vector-Jacobian product */
 	c->lik = NAN;
-	if (dpb_glm_moments_vjp_cb(&c->L, (dpb_glm_approx) o->approx, c->theta, c->mu,
+	if (dpb_glm_moments_vjp_cb(&c->L, (dpb_glm_approx) o->glm.approx, c->theta, c->mu,
 							   c->Sigma, likelihood_adjoint, c, c->Minv, c->alpha,
 							   c->m, c->V, c->gq) != DPB_OK || !dpb_isfinite(c->lik))
 		return NAN;
@@ -475,7 +475,7 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 	double		sx[DPB_MAX_D] = {0},
 				sxx[DPB_MAX_D] = {0};
 	int			has_sx = 0;
-	double		b = c->o->tau_scale;
+	double		b = c->o->glm.tau_scale;
 	dpb_entry	e;
 
 	memset(phi, 0, sizeof(double) * c->dim);
@@ -484,9 +484,9 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 		/* N near the released count, inside the prior's support */
 		const dpb_infer_opts *o = c->o;
 		double		N0 = dpb_n_start(o),
-					Nj = N0 + 0.1 * o->n_sd * gsl_ran_ugaussian(rng);
+					Nj = N0 + 0.1 * o->count.n_sd * gsl_ran_ugaussian(rng);
 
-		if (!(Nj > o->n_lo && Nj < o->n_hi))
+		if (!(Nj > o->count.n_lo && Nj < o->count.n_hi))
 			Nj = N0;
 		c->N = Nj;
 		phi[c->dim - 1] = dpb_n_to_u(o, Nj);
@@ -574,7 +574,7 @@ dpb_status
 dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 			dpb_err *err)
 {
-	int			nvars = dpb_nvars(r, 0, !o->n_known, o->nuisance);
+	int			nvars = dpb_nvars(r, 0, !o->count.n_known, o->nuisance);
 	glm_run_ctx x;
 	dpb_nuts_model m;
 	dpb_status	st;
@@ -602,7 +602,7 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
 	}
-	dpb_name_vars(r, 0, !o->n_known, o->nuisance, out->names);
+	dpb_name_vars(r, 0, !o->count.n_known, o->nuisance, out->names);
 	memset(&m, 0, sizeof(m));
 	m.dim = x.c->dim;
 	m.logp = run_logp;

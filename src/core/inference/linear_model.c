@@ -139,12 +139,12 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->q = c->p + 1;
 	c->d = r->d;
 	c->ic = c->L.intercept;
-	c->nmu = (o->xmoments == DPB_XMOM_UPDATE && c->ic) ? c->d : 0;
-	c->nchol = o->xmoments == DPB_XMOM_UPDATE ? c->d * (c->d + 1) / 2 : 0;
-	c->nunk = o->n_known ? 0 : 1;
+	c->nmu = (o->lin.xmoments == DPB_XMOM_UPDATE && c->ic) ? c->d : 0;
+	c->nchol = o->lin.xmoments == DPB_XMOM_UPDATE ? c->d * (c->d + 1) / 2 : 0;
+	c->nunk = o->count.n_known ? 0 : 1;
 	c->dim = c->p + 1 + c->nmu + c->nchol + c->nunk;
 	c->laplace = r->p.mechanism == DPB_MECH_LAPLACE;
-	c->N = o->n_known ? o->n_hat : dpb_n_start(o);
+	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
 	n = c->n;
 	q = c->q;
@@ -220,7 +220,7 @@ unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
 			}
 	}
 	else
-		memcpy(c->Sigma, o->x_cov, sizeof(double) * d * d);
+		memcpy(c->Sigma, o->lin.x_cov, sizeof(double) * d * d);
 	if (c->ic)
 		for (j = 0; j < d; j++)
 			c->theta[0] -= c->theta[1 + j] * c->mu[j];
@@ -345,13 +345,13 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 	 * InvGamma(shape, scale); the (sigma^2)^{-p/2} as in Gibbs-SS */
 	for (j = 0; j < p; j++)
 	{
-		double		dev = c->theta[j] - o->theta_mean[j];
+		double		dev = c->theta[j] - o->lin.theta_mean[j];
 
-		quadp += o->theta_precision[j] * dev * dev;
-		thbar[j] = -o->theta_precision[j] * dev / s2;
+		quadp += o->lin.theta_precision[j] * dev * dev;
+		thbar[j] = -o->lin.theta_precision[j] * dev / s2;
 	}
-	lp += -(0.5 * p + o->sigma2_shape + 1) * log(s2) - (o->sigma2_scale + 0.5 * quadp) / s2;
-	s2bar = -(0.5 * p + o->sigma2_shape + 1) / s2 + (o->sigma2_scale + 0.5 * quadp) / (s2 * s2);
+	lp += -(0.5 * p + o->lin.sigma2_shape + 1) * log(s2) - (o->lin.sigma2_scale + 0.5 * quadp) / s2;
+	s2bar = -(0.5 * p + o->lin.sigma2_shape + 1) / s2 + (o->lin.sigma2_scale + 0.5 * quadp) / (s2 * s2);
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
@@ -407,7 +407,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 		/* NIW (or IW with mu fixed): -(nu + d + 1 + [mu]) / 2 log|Sigma| -
 		 * 1/2 tr(Psi' Sigma^{-1}), Psi' = Psi + kappa dev dev' */
 		const double *ph = phi + p + 1 + c->nmu;
-		double		pw = o->x_df + d + 1 + (c->nmu ? 1 : 0),
+		double		pw = o->lin.x_df + d + 1 + (c->nmu ? 1 : 0),
 					tr = 0;
 		double	   *Psi = c->M;	/* scratch, d x d <= n x n */
 
@@ -417,7 +417,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 			return NAN;
 		dpb_chol_inverse(c->V, d, c->Sinv);
 		for (i = 0; i < d * d; i++)
-			Psi[i] = o->x_scale[i];
+			Psi[i] = o->lin.x_scale[i];
 		if (c->nmu)
 		{
 			for (i = 0; i < d; i++)
@@ -428,10 +428,10 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 
 				for (j = 0; j < d; j++)
 				{
-					Psi[i * d + j] += o->x_kappa * mubuf[i] * mubuf[j];
+					Psi[i * d + j] += o->lin.x_kappa * mubuf[i] * mubuf[j];
 					t += c->Sinv[i * d + j] * mubuf[j];
 				}
-				mubar[i] -= o->x_kappa * t;
+				mubar[i] -= o->lin.x_kappa * t;
 			}
 		}
 		/* tr(Psi' Sinv) and G += 1/2 Sinv Psi' Sinv */
@@ -568,9 +568,9 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 	if (c->nunk)
 	{
 		double		N0 = dpb_n_start(o),
-					Nj = N0 + 0.1 * o->n_sd * gsl_ran_ugaussian(rng);
+					Nj = N0 + 0.1 * o->count.n_sd * gsl_ran_ugaussian(rng);
 
-		if (!(Nj > o->n_lo && Nj < o->n_hi))
+		if (!(Nj > o->count.n_lo && Nj < o->count.n_hi))
 			Nj = N0;
 		c->N = Nj;
 		phi[c->dim - 1] = dpb_n_to_u(o, Nj);
@@ -587,7 +587,7 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 	{
 		for (j = 0; j < p; j++)
 			A[i * p + j] = mom[i * q + j];
-		A[i * p + i] += 1e-3 * N + o->theta_precision[i];
+		A[i * p + i] += 1e-3 * N + o->lin.theta_precision[i];
 		th[i] = mom[i * q + p];
 	}
 	if (dpb_chol(A, p, NULL) == DPB_OK)
@@ -602,8 +602,8 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 		sse -= th[i] * mom[i * q + p];
 	}
 	s2 = sse / N;
-	if (!(s2 > 0.01 * o->sigma2_scale) || !dpb_isfinite(s2))
-		s2 = o->sigma2_scale / (o->sigma2_shape + 1);
+	if (!(s2 > 0.01 * o->lin.sigma2_scale) || !dpb_isfinite(s2))
+		s2 = o->lin.sigma2_scale / (o->lin.sigma2_shape + 1);
 	for (i = 0; i < p; i++)
 		phi[i] = th[i] + 0.01 * gsl_ran_ugaussian(rng);
 	phi[p] = 0.5 * log(s2) + 0.05 * gsl_ran_ugaussian(rng);
@@ -669,7 +669,7 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	dpb_nuts_model m;
 	dpb_status	st;
 
-	if (o->xmoments == DPB_XMOM_NOISY)
+	if (o->lin.xmoments == DPB_XMOM_NOISY)
 	{
 		dpb_err_set(err, "sampler \"nuts\" does not support x_moments \"noisy\"",
 					"Use options {\"sampler\": \"gibbs\"} with the noisy moments.");
@@ -677,14 +677,14 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	}
 	c = dpb_lin_ctx_new(r, o);
 	if (c == NULL || dpb_draws_alloc(out, o->chains, o->draws,
-									 dpb_nvars(r, 1, !o->n_known, o->nuisance)) != DPB_OK)
+									 dpb_nvars(r, 1, !o->count.n_known, o->nuisance)) != DPB_OK)
 	{
 		dpb_lin_ctx_free(c);
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
 	}
 	dpb_feature_map(r, c->gain, c->center);
-	dpb_name_vars(r, 1, !o->n_known, o->nuisance, out->names);
+	dpb_name_vars(r, 1, !o->count.n_known, o->nuisance, out->names);
 	memset(&m, 0, sizeof(m));
 	m.dim = c->dim;
 	m.logp = dpb_lin_logp;

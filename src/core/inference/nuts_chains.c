@@ -28,8 +28,8 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 	dpb_nuts_opts_default(&no);
 	no.warmup = o->warmup;
 	no.draws = (int) kept;
-	no.target_accept = o->target_accept;
-	no.max_depth = o->max_depth;
+	no.target_accept = o->nuts.target_accept;
+	no.max_depth = o->nuts.max_depth;
 	no.curvature_init = 1;
 	no.interrupt = o->interrupt;
 	no.init_max_depth = m->init_max_depth;

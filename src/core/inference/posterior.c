@@ -30,108 +30,108 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	o->method = DPB_METHOD_NOISE_AWARE;
 	for (j = 0; j <= DPB_MAX_D; j++)
 	{
-		o->theta_mean[j] = 0;
-		o->theta_precision[j] = 0.01;
+		o->lin.theta_mean[j] = 0;
+		o->lin.theta_precision[j] = 0.01;
 	}
-	o->sigma2_shape = 2;
-	o->sigma2_scale = yb * yb / 4;
-	o->xmoments = DPB_XMOM_UPDATE;
+	o->lin.sigma2_shape = 2;
+	o->lin.sigma2_scale = yb * yb / 4;
+	o->lin.xmoments = DPB_XMOM_UPDATE;
 	for (j = 0; j <= DPB_MAX_D; j++)
-		o->theta_scale[j] = 5.0;
-	o->theta_norm_bound = 0;
-	o->mu_scale = b;
-	o->tau_scale = b;
-	o->lkj_eta = 2.0;
-	o->approx = 1;
-	o->target_accept = 0.8;
-	o->max_depth = 10;
-	o->x_kappa = 1;
-	o->x_df = d + 2;
+		o->glm.theta_scale[j] = 5.0;
+	o->glm.theta_norm_bound = 0;
+	o->glm.mu_scale = b;
+	o->glm.tau_scale = b;
+	o->glm.lkj_eta = 2.0;
+	o->glm.approx = 1;
+	o->nuts.target_accept = 0.8;
+	o->nuts.max_depth = 10;
+	o->lin.x_kappa = 1;
+	o->lin.x_df = d + 2;
 	for (j = 0; j < d; j++)
 	{
 		o->x_mean[j] = 0;
-		o->x_scale[j * d + j] = b * b / 3;	/* E[Sigma] = var of U(-b, b) */
-		o->x_cov[j * d + j] = b * b / 3;
+		o->lin.x_scale[j * d + j] = b * b / 3;	/* E[Sigma] = var of U(-b, b) */
+		o->lin.x_cov[j * d + j] = b * b / 3;
 	}
 	/* the number of records: exact in a replace-one release, a noisy count
 	 * under add/remove neighbours */
-	dpb_release_count(r, &o->n_hat, &o->n_sd, &o->n_known);
-	o->n_laplace = r->p.mechanism == DPB_MECH_LAPLACE;
-	o->n_lo = 0;
-	o->n_hi = INFINITY;
+	dpb_release_count(r, &o->count.n_hat, &o->count.n_sd, &o->count.n_known);
+	o->count.n_laplace = r->p.mechanism == DPB_MECH_LAPLACE;
+	o->count.n_lo = 0;
+	o->count.n_hi = INFINITY;
 }
 
 double
 dpb_n_log_density(const dpb_infer_opts *o, double N, double *dN)
 {
-	double		e = o->n_hat - N;
+	double		e = o->count.n_hat - N;
 
 	if (dN)
 		*dN = 0;
-	if (!(N > o->n_lo) || !(N < o->n_hi) || !(o->n_sd > 0))
+	if (!(N > o->count.n_lo) || !(N < o->count.n_hi) || !(o->count.n_sd > 0))
 		return -INFINITY;
-	if (o->n_laplace)
+	if (o->count.n_laplace)
 	{
 		/* scale b = sd / sqrt(2) */
-		double		b = o->n_sd / M_SQRT2;
+		double		b = o->count.n_sd / M_SQRT2;
 
 		if (dN)
 			*dN = ((e > 0) - (e < 0)) / b;
 		return -fabs(e) / b;
 	}
 	if (dN)
-		*dN = e / (o->n_sd * o->n_sd);
-	return -0.5 * e * e / (o->n_sd * o->n_sd);
+		*dN = e / (o->count.n_sd * o->count.n_sd);
+	return -0.5 * e * e / (o->count.n_sd * o->count.n_sd);
 }
 
 double
 dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu, double *logjac,
 			 double *dlogjac)
 {
-	if (isinf(o->n_hi))
+	if (isinf(o->count.n_hi))
 	{
 		double		t = exp(u);
 
 		*dNdu = t;
 		*logjac = u;
 		*dlogjac = 1;
-		return o->n_lo + t;
+		return o->count.n_lo + t;
 	}
 	else
 	{
-		double		w = o->n_hi - o->n_lo,
+		double		w = o->count.n_hi - o->count.n_lo,
 					s = u >= 0 ? 1 / (1 + exp(-u)) : exp(u) / (1 + exp(u)),
 					c = u >= 0 ? exp(-u) / (1 + exp(-u)) : 1 / (1 + exp(u));
 
 		*dNdu = w * s * c;
 		*logjac = log(w) + log(s) + log(c);
 		*dlogjac = c - s;
-		return o->n_lo + w * s;
+		return o->count.n_lo + w * s;
 	}
 }
 
 double
 dpb_n_to_u(const dpb_infer_opts *o, double N)
 {
-	if (isinf(o->n_hi))
-		return log(N - o->n_lo);
-	return log((N - o->n_lo) / (o->n_hi - N));
+	if (isinf(o->count.n_hi))
+		return log(N - o->count.n_lo);
+	return log((N - o->count.n_lo) / (o->count.n_hi - N));
 }
 
 double
 dpb_n_start(const dpb_infer_opts *o)
 {
-	double		N = o->n_hat,
-				lo = o->n_lo,
-				hi = o->n_hi;
+	double		N = o->count.n_hat,
+				lo = o->count.n_lo,
+				hi = o->count.n_hi;
 
 	/* inside the support, at least one noise sd (and one record) from its
 	 * lower end, or the middle of a narrow support */
 	if (isinf(hi))
-		return fmax(N, lo + fmax(1.0, o->n_sd));
-	if (hi - lo <= 2 * o->n_sd)
+		return fmax(N, lo + fmax(1.0, o->count.n_sd));
+	if (hi - lo <= 2 * o->count.n_sd)
 		return 0.5 * (lo + hi);
-	return fmin(fmax(N, lo + o->n_sd), hi - o->n_sd);
+	return fmin(fmax(N, lo + o->count.n_sd), hi - o->count.n_sd);
 }
 
 dpb_status
@@ -262,7 +262,7 @@ nuts_linear_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
 	int			d = r->d;
 
 	nuts_cost(LINEAR_GRAD_UNITS * n3,
-			  d + r->p.intercept + 1 + d + d * (d + 1) / 2 + (o->n_known ? 0 : 1),
+			  d + r->p.intercept + 1 + d + d * (d + 1) / 2 + (o->count.n_known ? 0 : 1),
 			  o, iters, step_s, run_s);
 }
 
@@ -270,7 +270,7 @@ static void
 nuts_glm_cost(const dpb_release *r, const dpb_infer_opts *o, double n3,
 			  double iters, double *step_s, double *run_s)
 {
-	nuts_cost(n3, dpb_glm_dim(r->d, r->p.intercept) + (o->n_known ? 0 : 1), o, iters,
+	nuts_cost(n3, dpb_glm_dim(r->d, r->p.intercept) + (o->count.n_known ? 0 : 1), o, iters,
 			  step_s, run_s);
 }
 
@@ -320,7 +320,7 @@ dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o)
 						step_s,
 						run_s;
 
-			s = o->xmoments == DPB_XMOM_NOISY ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_NUTS;
+			s = o->lin.xmoments == DPB_XMOM_NOISY ? DPB_SAMPLER_GIBBS : DPB_SAMPLER_NUTS;
 			/* a NUTS run over the size limit falls back to Gibbs-SS, whose
 			 * iterations are cheaper (d >= 34 at the default draws) */
 			if (s == DPB_SAMPLER_NUTS && dpb_release_layout(r, &L) == DPB_OK)
@@ -415,8 +415,8 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 					dpb_model_name(r->model));
 		return DPB_EINVAL;
 	}
-	if (!o->n_known && !(o->n_sd > 0 && dpb_isfinite(o->n_hat) && o->n_lo >= 0 &&
-						 o->n_lo < o->n_hi))
+	if (!o->count.n_known && !(o->count.n_sd > 0 && dpb_isfinite(o->count.n_hat) && o->count.n_lo >= 0 &&
+						 o->count.n_lo < o->count.n_hi))
 	{
 		dpb_err_set(err, "the number of records is unknown and its prior or noise is invalid",
 					"An unknown N needs a positive noise sd and a prior 0 <= lo < hi.");
@@ -526,13 +526,13 @@ dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
 	double		lp = 0;
 	int			j;
 
-	if (o->theta_norm_bound > 0)
+	if (o->glm.theta_norm_bound > 0)
 	{
 		double		ss = 0;
 
 		for (j = 0; j < p; j++)
 			ss += theta[j] * theta[j];
-		if (ss > o->theta_norm_bound * o->theta_norm_bound)
+		if (ss > o->glm.theta_norm_bound * o->glm.theta_norm_bound)
 			return -INFINITY;
 		for (j = 0; j < p; j++)
 			grad[j] -= theta[j];
@@ -540,7 +540,7 @@ dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
 	}
 	for (j = 0; j < p; j++)
 	{
-		double		s2 = o->theta_scale[j] * o->theta_scale[j];
+		double		s2 = o->glm.theta_scale[j] * o->glm.theta_scale[j];
 
 		lp -= 0.5 * theta[j] * theta[j] / s2;
 		grad[j] -= theta[j] / s2;

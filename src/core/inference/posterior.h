@@ -44,6 +44,68 @@ typedef enum dpb_sampler
 /* Returns nonzero when the host wants the computation to stop. */
 typedef int (*dpb_interrupt_fn) (void);
 
+/*
+ * Options of a posterior run: the run's own settings, then one struct per
+ * model family (each sampler reads only its own and the shared ones).
+ */
+
+/* linear regression: NIG prior on (theta, sigma^2), scaled units:
+ * theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
+ * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale); the feature moments
+ * x ~ N(mu, Sigma) with an NIW prior (update): mu | Sigma ~ N(x_mean,
+ * Sigma / x_kappa), Sigma ~ InvWishart(x_df, x_scale), or fixed (x_cov) */
+typedef struct dpb_linear_opts
+{
+	double		theta_mean[DPB_MAX_D + 1];
+	double		theta_precision[DPB_MAX_D + 1];
+	double		sigma2_shape;
+	double		sigma2_scale;
+	dpb_xmoments xmoments;
+	double		x_kappa;
+	double		x_df;
+	double		x_scale[DPB_MAX_D * DPB_MAX_D];
+	double		x_cov[DPB_MAX_D * DPB_MAX_D];
+} dpb_linear_opts;
+
+/* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
+ * (or, with theta_norm_bound > 0, N(0, I) truncated to ||theta|| <=
+ * bound: the GLM paper's uniform-direction, truncated chi^2 prior),
+ * mu_j ~ N(x_mean_j, mu_scale^2), tau_j ~ half-normal(tau_scale),
+ * Omega ~ LKJ(lkj_eta); moments exact (1) or Taylor (2) */
+typedef struct dpb_glm_opts
+{
+	double		theta_scale[DPB_MAX_D + 1];
+	double		theta_norm_bound;
+	double		mu_scale;
+	double		tau_scale;
+	double		lkj_eta;
+	int			approx;
+} dpb_glm_opts;
+
+/* the NUTS samplers (linear, GLM, LDP) */
+typedef struct dpb_nuts_settings
+{
+	double		target_accept;
+	int			max_depth;
+} dpb_nuts_settings;
+
+/* The number of records N.  Known (n_known = 1, N = n_hat) for a
+ * replace-one release; unknown for an add/remove release, which holds only a
+ * noisy count n_hat = N + noise of sd n_sd (Laplace when n_laplace, else
+ * Gaussian).  dpb_infer_opts_default fills these from the release.  An
+ * unknown N is a parameter of the model (continuous, N > 0) with prior
+ * uniform on (n_lo, n_hi); n_hi = +inf is the flat default
+ * (docs/posterior.md, "The number of records"). */
+typedef struct dpb_count_opts
+{
+	int			n_known;
+	double		n_hat;
+	double		n_sd;
+	int			n_laplace;
+	double		n_lo;
+	double		n_hi;
+} dpb_count_opts;
+
 typedef struct dpb_infer_opts
 {
 	int			draws;
@@ -55,53 +117,12 @@ typedef struct dpb_infer_opts
 	int			thin;			/* keep every thin-th draw (>= 1) */
 	int			nuisance;		/* also report nuisance parameters */
 	dpb_interrupt_fn interrupt;
-
-	/* linear regression: NIG prior on (theta, sigma^2), scaled units:
-	 * theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
-	 * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale) */
-	double		theta_mean[DPB_MAX_D + 1];
-	double		theta_precision[DPB_MAX_D + 1];
-	double		sigma2_shape;
-	double		sigma2_scale;
-
-	/* moments of the scaled features x ~ N(mu, Sigma) */
-	dpb_xmoments xmoments;
-	/* NIW prior (update): mu | Sigma ~ N(x_mean, Sigma / x_kappa),
-	 * Sigma ~ InvWishart(x_df, x_scale) */
-	double		x_mean[DPB_MAX_D];
-	double		x_kappa;
-	double		x_df;
-	double		x_scale[DPB_MAX_D * DPB_MAX_D];
-	/* fixed moments (prior) */
-	double		x_cov[DPB_MAX_D * DPB_MAX_D];
-
-	/* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
-	 * (or, with theta_norm_bound > 0, N(0, I) truncated to ||theta|| <=
-	 * bound: the GLM paper's uniform-direction, truncated chi^2 prior),
-	 * mu_j ~ N(x_mean_j, mu_scale^2), tau_j ~ half-normal(tau_scale),
-	 * Omega ~ LKJ(lkj_eta); moments exact (1) or Taylor (2) */
-	double		theta_scale[DPB_MAX_D + 1];
-	double		theta_norm_bound;
-	double		mu_scale;
-	double		tau_scale;
-	double		lkj_eta;
-	int			approx;
-	double		target_accept;
-	int			max_depth;
-
-	/* The number of records N.  Known (n_known = 1, N = n_hat) for a
-	 * replace-one release; unknown for an add/remove release, which holds
-	 * only a noisy count n_hat = N + noise of sd n_sd (Laplace when
-	 * n_laplace, else Gaussian).  dpb_infer_opts_default fills these from
-	 * the release.  An unknown N is a parameter of the model (continuous,
-	 * N > 0) with prior uniform on (n_lo, n_hi); n_hi = +inf is the flat
-	 * default (docs/posterior.md, "The number of records"). */
-	int			n_known;
-	double		n_hat;
-	double		n_sd;
-	int			n_laplace;
-	double		n_lo;
-	double		n_hi;
+	double		x_mean[DPB_MAX_D];	/* prior mean of the features' mean
+									 * (both model families) */
+	dpb_linear_opts lin;
+	dpb_glm_opts glm;
+	dpb_nuts_settings nuts;
+	dpb_count_opts count;
 } dpb_infer_opts;
 
 /* Defaults for release r (see docs/posterior.md). */
