@@ -140,6 +140,8 @@ typedef struct sampler
 
 	long		w_n;			/* Welford accumulators of the metric */
 	double	   *w_mean, *w_m2;	/* adaptation */
+	double	   *hist;			/* the slow windows' draws (recoord_window) */
+	long		hist_n;
 
 	long		invalid, grad_evals;
 
@@ -733,7 +735,10 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->init_max_depth = 0;
 	o->interrupt = NULL;
 	o->gibbs = NULL;
+	o->recoord_window = 0;
+	o->recoord = NULL;
 }
+
 
 /* carves n doubles from *cur */
 static double *
@@ -773,7 +778,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	windows		win;
 	double	   *block, *cur;
 	dpb_status	st = DPB_OK;
-	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0;
+	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0, hist_cap = 0;
+	int			nwindow = 0;
 	double		sum_accept = 0.0, sum_depth = 0.0;
 
 	if (o == NULL)
@@ -803,17 +809,32 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
 	s->dense = o->dense != 0;
-	if (s->dense)
+	if (s->dense || (o->recoord_window > 0 && o->recoord != NULL))
 		/* Mden, Lden and its scratch, w_cov, tmp */
 		s->Mden = calloc((size_t) dim * (4 * (size_t) dim + 1), sizeof(double));
-	if (block == NULL || s->lv == NULL || (s->dense && s->Mden == NULL))
+	windows_init(&win, o->warmup);
+	if (o->recoord_window > 0 && o->recoord != NULL && win.on)
+	{
+		/* the slow windows up to recoord_window: 25, 50, ... */
+		long		len = 0;
+
+		for (int k = 0; k < o->recoord_window; k++)
+			len += (long) WIN_BASE << k;
+		if (len > o->warmup)
+			len = o->warmup;
+		s->hist = malloc(sizeof(double) * (size_t) len * (size_t) dim);
+		hist_cap = len;
+	}
+	if (block == NULL || s->lv == NULL || (s->Mden == NULL && (s->dense || (o->recoord_window > 0 && o->recoord != NULL))) ||
+		(hist_cap > 0 && s->hist == NULL))
 	{
 		free(block);
 		free(s->lv);
 		free(s->Mden);
+		free(s->hist);
 		return DPB_ENOMEM;
 	}
-	if (s->dense)
+	if (s->Mden != NULL)
 	{
 		s->Lden = s->Mden + (size_t) dim * dim;
 		s->w_cov = s->Lden + 2 * (size_t) dim * dim;
@@ -867,7 +888,6 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		goto done;
 	da.delta = o->target_accept;
 	da_restart(&da, s->eps);
-	windows_init(&win, o->warmup);
 
 	for (int it = 0; it < o->warmup + o->draws; it++)
 	{
@@ -916,10 +936,44 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		div_warm += s->divergent;
 		s->eps = da_update(&da, accept);
 		if (win.on && it >= win.init && it < win.warmup - win.term)
+		{
 			welford_add(s, s->cur.q);
+			if (s->hist_n < hist_cap)
+				vcopy(s->hist + (size_t) s->hist_n++ * dim, s->cur.q, dim);
+		}
 		if (win.on && it == win.next)
 		{
 			windows_advance(&win, it);
+			if (++nwindow == o->recoord_window && o->recoord != NULL && s->hist_n >= 2)
+			{
+				/* coordinates, then the metric, from all the slow windows'
+				 * draws */
+				int			rc = o->recoord((int) s->hist_n, s->hist, s->cur.q, ctx);
+
+				if (rc & DPB_RECOORD_MAPPED)
+				{
+					evaluate(s, &s->cur);
+					if (s->cur.logp == -INFINITY)
+					{
+						st = s->stop ? DPB_EINTR : DPB_ENUMERIC;
+						goto done;
+					}
+				}
+				if ((rc & DPB_RECOORD_DENSE) && !s->dense)
+				{
+					s->dense = 1;
+					for (int i = 0; i < dim; i++)
+						s->Lden[(size_t) i * dim + i] = sqrt(s->Mden[(size_t) i * dim + i] = s->minv[i]);
+				}
+				if (rc != 0)
+				{
+					s->w_n = 0;
+					memset(s->w_mean, 0, sizeof(double) * (size_t) dim);
+					memset(s->w_m2, 0, sizeof(double) * (size_t) dim);
+					for (long k = 0; k < s->hist_n; k++)
+						welford_add(s, s->hist + (size_t) k * dim);
+				}
+			}
 			update_metric(s);
 			/* heuristic from the current step size, as Stan */
 			if ((st = init_stepsize(s)) != DPB_OK)
@@ -949,5 +1003,6 @@ done:
 	free(block);
 	free(s->lv);
 	free(s->Mden);
+	free(s->hist);
 	return st;
 }

@@ -45,6 +45,9 @@
  */
 typedef double (*dpb_logp_fn) (const double *x, double *grad, void *ctx);
 
+#define DPB_RECOORD_MAPPED 1
+#define DPB_RECOORD_DENSE 2
+
 typedef struct dpb_nuts_opts
 {
 	int			warmup;			/* adaptation iterations (>= 0) */
@@ -65,6 +68,18 @@ typedef struct dpb_nuts_opts
 	 * at x afresh.  So NUTS updates x | rest and this the rest | x.  A
 	 * nonzero return stops the run with DPB_ENUMERIC. */
 	int			(*gibbs) (const double *x, void *ctx);
+	/* Optional choice of coordinates and metric during warmup (may be
+	 * NULL): at the end of the slow window number recoord_window (1 = the
+	 * first), recoord gets the n >= 2 draws of the slow windows so far
+	 * (n x dim, row-major) and the current point q.  It may map the draws
+	 * and q (in place) to other coordinates of the same density, which f
+	 * (its ctx) uses from then on, and return DPB_RECOORD_MAPPED; with
+	 * DPB_RECOORD_DENSE (or-ed) the metric is dense from then on.  The
+	 * metric is then estimated from all these draws, not only the last
+	 * window's.  The sampling phase runs in the coordinates and with the
+	 * metric of the end of warmup, fixed. */
+	int			recoord_window;
+	int			(*recoord) (int n, double *draws, double *q, void *ctx);
 } dpb_nuts_opts;
 
 typedef struct dpb_nuts_stats
@@ -81,7 +96,7 @@ typedef struct dpb_nuts_stats
 } dpb_nuts_stats;
 
 /* warmup 1000, draws 1000, target_accept 0.8, max_depth 10,
- * curvature_init 0, no interrupt, no gibbs step */
+ * curvature_init 0, no interrupt, no gibbs step, no recoord window */
 void		dpb_nuts_opts_default(dpb_nuts_opts *o);
 
 /*
