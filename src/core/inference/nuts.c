@@ -63,6 +63,12 @@
  *    dimensions its estimate is singular, and the 1e-3 floor in the null
  *    space cut the step size of the next window.
  *  - init_max_depth: the tree depth limit of the initial fast buffer.
+ *  - recoord (with recoord_window k): the draws of the slow windows up to
+ *    the k-th are kept; at its end the model may map them and the current
+ *    point to other coordinates (and ask for a dense metric); the metric of
+ *    that window is then estimated from all of them, in the new
+ *    coordinates, the density re-evaluated at the mapped point, and the
+ *    step-size heuristic run as after every window.
  *
  * Memory: one calloc'ed block holding every vector, including per-level
  * scratch for the recursion, so that a transition allocates nothing.

@@ -26,7 +26,9 @@
  * diagonal.  Each leapfrog step then costs O(dim^2) more.  Optionally
  * (init_max_depth) the trees of the initial fast buffer are limited to a
  * smaller depth: far from the typical set, before any metric update, they
- * otherwise run to max_depth.  See nuts.c for the details.
+ * otherwise run to max_depth.  Optionally (recoord) the model may change
+ * its coordinates, and ask for a dense metric, at the end of a slow window,
+ * from the warmup's draws.  See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
 #define DPB_NUTS_H
