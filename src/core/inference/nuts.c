@@ -745,7 +745,6 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->recoord = NULL;
 }
 
-
 /* carves n doubles from *cur */
 static double *
 take(double **cur, int n)
@@ -785,7 +784,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	double	   *block, *cur;
 	dpb_status	st = DPB_OK;
 	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0, hist_cap = 0;
-	int			nwindow = 0;
+	int			nwindow = 0, recoord;
 	double		sum_accept = 0.0, sum_depth = 0.0;
 
 	if (o == NULL)
@@ -815,11 +814,12 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
 	s->dense = o->dense != 0;
-	if (s->dense || (o->recoord_window > 0 && o->recoord != NULL))
+	recoord = o->recoord_window > 0 && o->recoord != NULL;
+	if (s->dense || recoord)
 		/* Mden, Lden and its scratch, w_cov, tmp */
 		s->Mden = calloc((size_t) dim * (4 * (size_t) dim + 1), sizeof(double));
 	windows_init(&win, o->warmup);
-	if (o->recoord_window > 0 && o->recoord != NULL && win.on)
+	if (recoord && win.on)
 	{
 		/* the slow windows up to recoord_window: 25, 50, ... */
 		long		len = 0;
@@ -831,7 +831,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		s->hist = malloc(sizeof(double) * (size_t) len * (size_t) dim);
 		hist_cap = len;
 	}
-	if (block == NULL || s->lv == NULL || (s->Mden == NULL && (s->dense || (o->recoord_window > 0 && o->recoord != NULL))) ||
+	if (block == NULL || s->lv == NULL || ((s->dense || recoord) && s->Mden == NULL) ||
 		(hist_cap > 0 && s->hist == NULL))
 	{
 		free(block);
@@ -950,7 +950,7 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		if (win.on && it == win.next)
 		{
 			windows_advance(&win, it);
-			if (++nwindow == o->recoord_window && o->recoord != NULL && s->hist_n >= 2)
+			if (++nwindow == o->recoord_window && recoord && s->hist_n >= 2)
 			{
 				/* coordinates, then the metric, from all the slow windows'
 				 * draws */
