@@ -132,7 +132,8 @@ FROM linrel, dpbayes.posterior_summary(r, draws => 200, chains => 2, warmup => 2
 ORDER BY variable;
 -- logistic regression from 40000 ss_logistic reports (eps = 5 each) of
 -- P(y = 1) = sigmoid(2 x1 - x2): the existing posterior (NUTS, the exact
--- sums marginalised) covers the truth, is informative and mixes
+-- sums marginalised) covers the truth, is informative (sd < 0.5: the
+-- posterior sd is ~0.3 and a run this short estimates it to ~10%) and mixes
 CREATE TABLE logp AS SELECT dpbayes.ldp_protocol('ss_logistic', 5, delta => 1e-6, d => 2, intercept => false,
     lower => '{-1,-1}', upper => '{1,1}') AS p;
 CREATE TABLE logrel AS
@@ -143,7 +144,7 @@ FROM lin, logp;
 -- warning's 1.01 depends on the CPU's rounding, so warnings are not shown
 SET client_min_messages = error;
 SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 2.0 ELSE -1.0 END) < 3 * sd AS covers,
-       sd < 0.3 AS informative, rhat < 1.05 AS mixed
+       sd < 0.5 AS informative, rhat < 1.05 AS mixed
 FROM logrel, dpbayes.posterior_summary(r, draws => 300, chains => 2, warmup => 300, seed => 7)
 ORDER BY variable;
 RESET client_min_messages;

@@ -80,11 +80,14 @@ check_gradient(dpb_model model, int intercept, int unknown)
 	c = dpb_glm_ctx_new(&r, &o);
 	dim = dpb_glm_ctx_dim(c);
 	CHECK(dim == dpb_glm_dim(d, intercept) + (unknown ? 1 : 0), "dimension %d", dim);
-	for (rep = 0; rep < 5; rep++)
+	for (rep = 0; rep < 7; rep++)
 	{
 		double		f0;
 
 		dpb_glm_init(c, g, phi);
+		/* the last two in the slopes' other coordinates, tau^alpha theta */
+		if (rep >= 5)
+			dpb_glm_set_slope_power(c, rep == 5 ? 0.7 : 1.0);
 		for (k = 0; k < dim; k++)
 			phi[k] += 0.3 * gsl_ran_ugaussian(g);
 		f0 = dpb_glm_logp(phi, grad, c);

@@ -23,6 +23,7 @@
 #include "posterior.h"
 #include "sim.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1054,6 +1055,74 @@ test_curvature_init(void)
 	free(draws);
 }
 
+/*
+ * The change of coordinates in warmup (recoord): x ~ N(0, 1), y ~ N(0,
+ * 100^2) sampled as y = k x1, k = 1 until the end of the second slow
+ * window, where recoord switches to k = 100 (x1 then unit-scale) and a
+ * dense metric.  Called once, with the 75 draws of the two windows; the
+ * draws after warmup are in the new coordinates, with the right variances.
+ */
+typedef struct recoord_ctx
+{
+	double		k;
+	int			calls,
+				n;
+} recoord_ctx;
+
+static double
+recoord_logp(const double *x, double *grad, void *vctx)
+{
+	recoord_ctx *c = vctx;
+	double		y = c->k * x[1];
+
+	grad[0] = -x[0];
+	grad[1] = -c->k * y / 1e4;
+	return -0.5 * x[0] * x[0] - 0.5 * y * y / 1e4 + log(c->k);
+}
+
+static int
+recoord_map(int n, double *draws, double *q, void *vctx)
+{
+	recoord_ctx *c = vctx;
+
+	c->calls++;
+	c->n = n;
+	for (int i = 0; i < n; i++)
+		draws[2 * i + 1] /= 100;
+	q[1] /= 100;
+	c->k = 100;
+	return DPB_RECOORD_MAPPED | DPB_RECOORD_DENSE;
+}
+
+static void
+test_recoord(void)
+{
+	recoord_ctx c = {1, 0, 0};
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	dpb_nuts_opts o;
+	dpb_nuts_stats st;
+	double		init[2] = {0.5, 20},
+			   *draws = malloc(sizeof(double) * 2 * 4000),
+				v[2] = {0, 0};
+
+	gsl_rng_set(rng, 41 + SEED_SHIFT);
+	dpb_nuts_opts_default(&o);
+	o.draws = 4000;
+	o.curvature_init = 1;
+	o.recoord_window = 2;
+	o.recoord = recoord_map;
+	CHECK(dpb_nuts_run(2, recoord_logp, &c, init, &o, rng, draws, &st) == DPB_OK, "run");
+	CHECK(c.calls == 1 && c.n == 75, "recoord called %d times, with %d draws", c.calls, c.n);
+	for (int i = 0; i < o.draws; i++)
+		for (int j = 0; j < 2; j++)
+			v[j] += draws[2 * i + j] * draws[2 * i + j] / o.draws;
+	CHECK(fabs(v[0] - 1) < 0.15 && fabs(v[1] - 1) < 0.15,
+		  "variances after the change of coordinates %.3f %.3f (1, 1)", v[0], v[1]);
+	CHECK(st.divergences == 0, "%ld divergences", st.divergences);
+	free(draws);
+	gsl_rng_free(rng);
+}
+
 void
 test_nuts(void)
 {
@@ -1063,6 +1132,7 @@ test_nuts(void)
 	test_short_warmup();
 	test_correlated();
 	test_dense();
+	test_recoord();
 	test_invalid_region();
 	test_funnel();
 	test_interrupt();

@@ -10,6 +10,9 @@
  *
  * The release is bench_release()'s (bench/bench_util.c), the options the
  * defaults with seed 7 (as in bench/glm_speed.c) unless SEED is given.
+ * The chains run dpb_nuts_run_metric directly, so without the warmup's
+ * choice of the slopes' coordinates that dpb_glm_run makes (glm_model.c,
+ * run_recoord): measure that with bench/posterior_grid.c.
  */
 #include "bench_util.h"
 #include "glm_model.h"

@@ -3,7 +3,7 @@
  * glm_model.h): the model on an unconstrained parameter vector, its log
  * density with an exact gradient, and the NUTS driver.
  *
- * phi = [theta (p), mu (d), log tau (d), y (d(d-1)/2)], except that with an
+ * phi = [theta (p), mu (d), u (d), y (d(d-1)/2)], except that with an
  * intercept phi[0] is a = theta_0 + sum_j theta_j mu_j, the linear predictor
  * at the mean of x, rather than theta_0 (a shear with unit Jacobian, so the
  * model is unchanged).  The release pins a down far more tightly than
@@ -14,10 +14,17 @@
  * theta_0 coordinates, about 0.5 in these; see docs/posterior.md).  The
  * correlation matrix is Omega = L L^T with L from the canonical partial correlations
  * z = tanh(y) (Stan's cholesky_corr transform); Sigma = diag(tau) Omega
- * diag(tau).  Log density:
+ * diag(tau); tau_j = tau_scale softplus(u_j) (where the prior dominates,
+ * log tau_j had a normalised curvature of up to 20-47 in the right tail of
+ * its half-normal prior; softplus is linear there).  logp_core works on
+ * (theta, log tau) and dpb_glm_logp chains it to phi.  When the release
+ * pins b_j = tau_j theta_j (N = 1e3 at d = 8), theta_j and log tau_j form
+ * a banana: the warmup may then switch the slopes to b_j = tau_j^alpha
+ * theta_j and a dense metric (run_recoord).  Log density:
  *   log N(z_rel; N m, N V + D)                      release likelihood
  *   + log p(theta) + log p(mu) + log p(tau) + log LKJ(L | eta)
- *   + log |Jacobian| of tau = exp(.) and of the CPC transform.
+ *   + log |Jacobian| of tau = tau_scale softplus(u), of the slopes'
+ *   coordinates and of the CPC transform.
  * The gradient of the Gaussian term: with M = N V + D, alpha = M^{-1} r,
  * r = z_rel - N m and W = M^{-1} - alpha alpha^T,
  *   d/dq = -1/2 N <W, dV/dq> + N alpha^T dm/dq
@@ -46,10 +53,15 @@
  * The tree depth limit in the initial fast buffer of the warmup (nuts.h):
  * from the starting point, before any metric update, the first trajectories
  * ran to depth 8-10, a quarter of all the gradients of a chain at d = 8,
- * N = 1000.  (A dense metric and standardized slopes tau_j theta_j were
- * measured too and not kept: docs/posterior.md.)
+ * N = 1000.
  */
 #define DPB_GLM_INIT_DEPTH 5
+
+/* The slopes' coordinates are chosen at the end of this slow window of the
+ * warmup (2: after 75 + 25 + 50 iterations), by the rule of run_recoord
+ * with this threshold; see docs/posterior.md. */
+#define DPB_GLM_RECOORD_WINDOW 2
+#define DPB_GLM_KAPPA 0.5
 
 struct dpb_glm_ctx
 {
@@ -82,6 +94,9 @@ struct dpb_glm_ctx
 			   *gq;				/* K: gradient w.r.t. moment parameters */
 	double		lik;			/* the release log likelihood */
 	double		dlik_dN;		/* its derivative in N (N unknown) */
+	/* the sampler's coordinates (phi_to_core) */
+	double		slope_alpha;	/* slopes sampled as tau_j^alpha theta_j */
+	double	   *phi2;			/* dim: phi in logp_core's coordinates */
 };
 
 int
@@ -148,7 +163,7 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	/* dpb_release_noise_scale fills every statistic of r (the count too) */
 	c->D = malloc(sizeof(double) * (size_t) (r->nstats > (int) n ? r->nstats : (int) n));
 	total = c->p + 3 * d + d * d + d * d + nc * d * d + nc + n + n * n
-		+ 2 * n * n + n + K;
+		+ 2 * n * n + n + K + c->dim;
 	c->theta = calloc(total, sizeof(double));
 	if (c->D == NULL || c->theta == NULL)
 	{
@@ -182,6 +197,8 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->alpha = b;
 	b += n;
 	c->gq = b;
+	b += K;
+	c->phi2 = b;
 	return c;
 }
 
@@ -284,6 +301,74 @@ intercept_from_phi(const dpb_glm_ctx *c, const double *phi)
 	return t0;
 }
 
+/* softplus(u) = log(1 + e^u), and the logistic function */
+static double
+softplus(double u)
+{
+	return u > 30 ? u + log1p(exp(-u)) : log1p(exp(u));
+}
+
+static double
+sigmoid(double u)
+{
+	return 1 / (1 + exp(-u));
+}
+
+/*
+ * The sampler's coordinates phi and logp_core's (theta, log tau): phi holds
+ * u_j with tau_j = tau_scale softplus(u_j), and with slope_alpha the slopes
+ * b_j = tau_j^alpha theta_j.  Returns c->phi2 in logp_core's coordinates,
+ * or NULL when a tau underflows.
+ */
+static const double *
+phi_to_core(dpb_glm_ctx *c, const double *phi)
+{
+	int			p = c->p,
+				d = c->d,
+				j;
+	double	   *x = c->phi2;
+
+	memcpy(x, phi, sizeof(double) * c->dim);
+	for (j = 0; j < d; j++)
+	{
+		double		sp = softplus(phi[p + d + j]),
+					l;
+
+		if (!(sp > 0) || !dpb_isfinite(sp))
+			return NULL;
+		l = log(c->o->glm.tau_scale) + log(sp);
+		x[p + d + j] = l;
+		if (c->slope_alpha != 0)
+			x[c->L.intercept + j] = phi[c->L.intercept + j] * exp(-c->slope_alpha * l);
+	}
+	return x;
+}
+
+/* the inverse, in place */
+static void
+core_to_phi(const dpb_glm_ctx *c, double *x)
+{
+	int			p = c->p,
+				d = c->d,
+				j;
+
+	for (j = 0; j < d; j++)
+	{
+		double		l = x[p + d + j],
+					t = exp(l) / c->o->glm.tau_scale;
+
+		if (c->slope_alpha != 0)
+			x[c->L.intercept + j] *= exp(c->slope_alpha * l);
+		x[p + d + j] = t > 30 ? t + log1p(-exp(-t)) : log(expm1(t));
+	}
+}
+
+void
+dpb_glm_set_slope_power(dpb_glm_ctx *c, double alpha)
+{
+	c->slope_alpha = alpha;
+}
+
 int
 dpb_glm_ctx_dim(const dpb_glm_ctx *c)
 {
@@ -312,6 +397,7 @@ dpb_glm_unpack(const dpb_glm_ctx *cc, const double *phi, double *theta,
 				j,
 				k;
 
+	phi = phi_to_core(c, phi);
 	memcpy(theta, phi, sizeof(double) * c->p);
 	memcpy(mu, phi + c->p, sizeof(double) * d);
 	theta[0] = intercept_from_phi(c, phi);
@@ -342,8 +428,8 @@ likelihood_adjoint(const double *m, const double *V, double *Wbar, double *mbar,
 								 c->nunk ? &c->dlik_dN : NULL);
 }
 
-double
-dpb_glm_logp(const double *phi, double *grad, void *vctx)
+static double
+logp_core(const double *phi, double *grad, void *vctx)
 {
 	dpb_glm_ctx *c = vctx;
 	const dpb_infer_opts *o = c->o;
@@ -465,6 +551,52 @@ dpb_glm_logp(const double *phi, double *grad, void *vctx)
 	return lp;
 }
 
+/*
+ * The log density in the sampler's coordinates: logp_core at phi_to_core's
+ * point, its gradient chained back, plus the log Jacobians.
+ */
+double
+dpb_glm_logp(const double *phi, double *grad, void *vctx)
+{
+	dpb_glm_ctx *c = vctx;
+	const double *x = phi_to_core(c, phi);
+	int			p = c->p,
+				d = c->d,
+				j;
+	double		lp;
+
+	if (x == NULL)
+		return NAN;
+	lp = logp_core(x, grad, c);
+	if (!dpb_isfinite(lp))
+		return lp;
+	for (j = 0; j < d; j++)
+	{
+		double	   *gl = &grad[p + d + j];
+
+		if (c->slope_alpha != 0)
+		{
+			int			k = c->L.intercept + j;
+			double		a = c->slope_alpha;
+
+			/* theta_j = b_j e^{-a l_j}: log Jacobian -a l_j */
+			*gl += -a * x[k] * grad[k] - a;
+			grad[k] *= exp(-a * x[p + d + j]);
+			lp -= a * x[p + d + j];
+		}
+		{
+			/* l_j = log tau_scale + log softplus(u_j): log Jacobian log r */
+			double		u = phi[p + d + j],
+						sg = sigmoid(u),
+						r = sg / softplus(u);	/* dl/du */
+
+			lp += log(r);
+			*gl = *gl * r + (1 - sg) - r;
+		}
+	}
+	return lp;
+}
+
 void
 dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 {
@@ -478,6 +610,7 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 	double		b = c->o->glm.tau_scale;
 	dpb_entry	e;
 
+	c->slope_alpha = 0;
 	memset(phi, 0, sizeof(double) * c->dim);
 	if (c->nunk)
 	{
@@ -532,6 +665,7 @@ dpb_glm_init(dpb_glm_ctx *c, gsl_rng *rng, double *phi)
 	if (c->L.intercept)
 		for (j = 0; j < d; j++)
 			phi[0] += phi[1 + j] * phi[p + j];
+	core_to_phi(c, phi);
 }
 
 /* the callbacks of the shared chain loop (nuts_chains.c) */
@@ -557,6 +691,104 @@ static void
 run_init(void *vctx, gsl_rng *rng, double *phi)
 {
 	dpb_glm_init(((glm_run_ctx *) vctx)->c, rng, phi);
+}
+
+/*
+ * kappa_a: the slope of log |b_j - mean b_j| on log tau_j over the draws,
+ * b_j = tau_j^a theta_j, pooled over j (weighted by the variance of
+ * log tau_j), for a = 0 and 1; x holds n draws in the core's coordinates.
+ */
+static void
+slope_spread(const dpb_glm_ctx *c, const double *x, int n, double *kappa)
+{
+	int			d = c->d,
+				p = c->p,
+				dim = c->dim;
+	double		num[2] = {0, 0},
+				den = 0;
+
+	for (int j = 0; j < d; j++)
+	{
+		int			k = c->L.intercept + j;
+		double		ml = 0,
+					mb[2] = {0, 0},
+					my[2] = {0, 0},
+					cv[2] = {0, 0},
+					vl = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			const double *r = x + (size_t) i * dim;
+
+			ml += r[p + d + j] / n;
+			mb[0] += r[k] / n;
+			mb[1] += r[k] * exp(r[p + d + j]) / n;
+		}
+		for (int a = 0; a < 2; a++)
+			for (int i = 0; i < n; i++)
+			{
+				const double *r = x + (size_t) i * dim;
+				double		y = log(fabs(r[k] * (a ? exp(r[p + d + j]) : 1) - mb[a]) + 1e-300);
+
+				my[a] += y / n;
+			}
+		for (int a = 0; a < 2; a++)
+			for (int i = 0; i < n; i++)
+			{
+				const double *r = x + (size_t) i * dim;
+				double		y = log(fabs(r[k] * (a ? exp(r[p + d + j]) : 1) - mb[a]) + 1e-300);
+
+				cv[a] += (r[p + d + j] - ml) * (y - my[a]);
+			}
+		for (int i = 0; i < n; i++)
+			vl += (x[(size_t) i * dim + p + d + j] - ml) * (x[(size_t) i * dim + p + d + j] - ml);
+		num[0] += cv[0];
+		num[1] += cv[1];
+		den += vl;
+	}
+	kappa[0] = den > 0 ? num[0] / den : 0;
+	kappa[1] = den > 0 ? num[1] / den : 0;
+}
+
+/*
+ * The choice of the slopes' coordinates at the end of the second slow
+ * window of the warmup (nuts.h, recoord), from the 75 draws of the slow
+ * windows.  kappa_0 is the slope of log |theta_j - mean| on log tau_j:
+ * about -1 when the release pins b_j = tau_j theta_j and theta_j's spread
+ * scales as 1 / tau_j (the banana at N = 1e3), about 0 when the prior
+ * dominates.  kappa_1 is the same for b_j: about 0 in the first case, and
+ * positive (a funnel) in the second.  With kappa_0 <= -DPB_GLM_KAPPA and
+ * |kappa_1| <= DPB_GLM_KAPPA the slopes become b_j = tau_j^alpha theta_j
+ * with alpha = min(1, -kappa_0), and the metric dense; else nothing
+ * changes.  (The draws are a function of the release and the sampler's
+ * randomness only, so this is post-processing; the sampling phase runs in
+ * the coordinates chosen here.)
+ */
+static int
+run_recoord(int n, double *draws, double *q, void *vctx)
+{
+	dpb_glm_ctx *c = ((glm_run_ctx *) vctx)->c;
+	int			dim = c->dim;
+	double		kappa[2];
+	const double *x;
+
+	if (c->slope_alpha != 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+	{
+		if ((x = phi_to_core(c, draws + (size_t) i * dim)) == NULL)
+			return 0;
+		memcpy(draws + (size_t) i * dim, x, sizeof(double) * dim);
+	}
+	slope_spread(c, draws, n, kappa);
+	if (!(kappa[0] <= -DPB_GLM_KAPPA && fabs(kappa[1]) <= DPB_GLM_KAPPA) ||
+		(x = phi_to_core(c, q)) == NULL)
+		return 0;				/* (the draws are not used further) */
+	memcpy(q, x, sizeof(double) * dim);
+	c->slope_alpha = fmin(1, -kappa[0]);
+	for (int i = 0; i <= n; i++)
+		core_to_phi(c, i < n ? draws + (size_t) i * dim : q);
+	return DPB_RECOORD_MAPPED | DPB_RECOORD_DENSE;
 }
 
 static void
@@ -611,6 +843,8 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	m.record = run_record;
 	m.prior_options = "theta_scale, mu_scale, tau_scale, lkj_eta";
 	m.init_max_depth = DPB_GLM_INIT_DEPTH;
+	m.recoord_window = DPB_GLM_RECOORD_WINDOW;
+	m.recoord = run_recoord;
 	st = dpb_nuts_chains(&m, o, 1, out, err);
 	dpb_glm_ctx_free(x.c);
 	if (st != DPB_OK)

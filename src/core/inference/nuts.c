@@ -63,6 +63,12 @@
  *    dimensions its estimate is singular, and the 1e-3 floor in the null
  *    space cut the step size of the next window.
  *  - init_max_depth: the tree depth limit of the initial fast buffer.
+ *  - recoord (with recoord_window k): the draws of the slow windows up to
+ *    the k-th are kept; at its end the model may map them and the current
+ *    point to other coordinates (and ask for a dense metric); the metric of
+ *    that window is then estimated from all of them, in the new
+ *    coordinates, the density re-evaluated at the mapped point, and the
+ *    step-size heuristic run as after every window.
  *
  * Memory: one calloc'ed block holding every vector, including per-level
  * scratch for the recursion, so that a transition allocates nothing.
@@ -140,6 +146,8 @@ typedef struct sampler
 
 	long		w_n;			/* Welford accumulators of the metric */
 	double	   *w_mean, *w_m2;	/* adaptation */
+	double	   *hist;			/* the slow windows' draws (recoord_window) */
+	long		hist_n;
 
 	long		invalid, grad_evals;
 
@@ -733,6 +741,8 @@ dpb_nuts_opts_default(dpb_nuts_opts *o)
 	o->init_max_depth = 0;
 	o->interrupt = NULL;
 	o->gibbs = NULL;
+	o->recoord_window = 0;
+	o->recoord = NULL;
 }
 
 /* carves n doubles from *cur */
@@ -773,7 +783,8 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	windows		win;
 	double	   *block, *cur;
 	dpb_status	st = DPB_OK;
-	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0;
+	long		div_warm = 0, div_draws = 0, kept = 0, warm_grads = 0, hist_cap = 0;
+	int			nwindow = 0, recoord;
 	double		sum_accept = 0.0, sum_depth = 0.0;
 
 	if (o == NULL)
@@ -803,17 +814,33 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 				   sizeof(double));
 	s->lv = malloc(sizeof(level) * (size_t) o->max_depth);
 	s->dense = o->dense != 0;
-	if (s->dense)
+	recoord = o->recoord_window > 0 && o->recoord != NULL;
+	if (s->dense || recoord)
 		/* Mden, Lden and its scratch, w_cov, tmp */
 		s->Mden = calloc((size_t) dim * (4 * (size_t) dim + 1), sizeof(double));
-	if (block == NULL || s->lv == NULL || (s->dense && s->Mden == NULL))
+	windows_init(&win, o->warmup);
+	if (recoord && win.on)
+	{
+		/* the slow windows up to recoord_window: 25, 50, ... */
+		long		len = 0;
+
+		for (int k = 0; k < o->recoord_window; k++)
+			len += (long) WIN_BASE << k;
+		if (len > o->warmup)
+			len = o->warmup;
+		s->hist = malloc(sizeof(double) * (size_t) len * (size_t) dim);
+		hist_cap = len;
+	}
+	if (block == NULL || s->lv == NULL || ((s->dense || recoord) && s->Mden == NULL) ||
+		(hist_cap > 0 && s->hist == NULL))
 	{
 		free(block);
 		free(s->lv);
 		free(s->Mden);
+		free(s->hist);
 		return DPB_ENOMEM;
 	}
-	if (s->dense)
+	if (s->Mden != NULL)
 	{
 		s->Lden = s->Mden + (size_t) dim * dim;
 		s->w_cov = s->Lden + 2 * (size_t) dim * dim;
@@ -867,7 +894,6 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		goto done;
 	da.delta = o->target_accept;
 	da_restart(&da, s->eps);
-	windows_init(&win, o->warmup);
 
 	for (int it = 0; it < o->warmup + o->draws; it++)
 	{
@@ -916,10 +942,44 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 		div_warm += s->divergent;
 		s->eps = da_update(&da, accept);
 		if (win.on && it >= win.init && it < win.warmup - win.term)
+		{
 			welford_add(s, s->cur.q);
+			if (s->hist_n < hist_cap)
+				vcopy(s->hist + (size_t) s->hist_n++ * dim, s->cur.q, dim);
+		}
 		if (win.on && it == win.next)
 		{
 			windows_advance(&win, it);
+			if (++nwindow == o->recoord_window && recoord && s->hist_n >= 2)
+			{
+				/* coordinates, then the metric, from all the slow windows'
+				 * draws */
+				int			rc = o->recoord((int) s->hist_n, s->hist, s->cur.q, ctx);
+
+				if (rc & DPB_RECOORD_MAPPED)
+				{
+					evaluate(s, &s->cur);
+					if (s->cur.logp == -INFINITY)
+					{
+						st = s->stop ? DPB_EINTR : DPB_ENUMERIC;
+						goto done;
+					}
+				}
+				if ((rc & DPB_RECOORD_DENSE) && !s->dense)
+				{
+					s->dense = 1;
+					for (int i = 0; i < dim; i++)
+						s->Lden[(size_t) i * dim + i] = sqrt(s->Mden[(size_t) i * dim + i] = s->minv[i]);
+				}
+				if (rc != 0)
+				{
+					s->w_n = 0;
+					memset(s->w_mean, 0, sizeof(double) * (size_t) dim);
+					memset(s->w_m2, 0, sizeof(double) * (size_t) dim);
+					for (long k = 0; k < s->hist_n; k++)
+						welford_add(s, s->hist + (size_t) k * dim);
+				}
+			}
 			update_metric(s);
 			/* heuristic from the current step size, as Stan */
 			if ((st = init_stepsize(s)) != DPB_OK)
@@ -949,5 +1009,6 @@ done:
 	free(block);
 	free(s->lv);
 	free(s->Mden);
+	free(s->hist);
 	return st;
 }

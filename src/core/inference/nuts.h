@@ -26,7 +26,9 @@
  * diagonal.  Each leapfrog step then costs O(dim^2) more.  Optionally
  * (init_max_depth) the trees of the initial fast buffer are limited to a
  * smaller depth: far from the typical set, before any metric update, they
- * otherwise run to max_depth.  See nuts.c for the details.
+ * otherwise run to max_depth.  Optionally (recoord) the model may change
+ * its coordinates, and ask for a dense metric, at the end of a slow window,
+ * from the warmup's draws.  See nuts.c for the details.
  */
 #ifndef DPB_NUTS_H
 #define DPB_NUTS_H
@@ -44,6 +46,9 @@
  * The sampler never calls f at a non-finite x.
  */
 typedef double (*dpb_logp_fn) (const double *x, double *grad, void *ctx);
+
+#define DPB_RECOORD_MAPPED 1
+#define DPB_RECOORD_DENSE 2
 
 typedef struct dpb_nuts_opts
 {
@@ -65,6 +70,18 @@ typedef struct dpb_nuts_opts
 	 * at x afresh.  So NUTS updates x | rest and this the rest | x.  A
 	 * nonzero return stops the run with DPB_ENUMERIC. */
 	int			(*gibbs) (const double *x, void *ctx);
+	/* Optional choice of coordinates and metric during warmup (may be
+	 * NULL): at the end of the slow window number recoord_window (1 = the
+	 * first), recoord gets the n >= 2 draws of the slow windows so far
+	 * (n x dim, row-major) and the current point q.  It may map the draws
+	 * and q (in place) to other coordinates of the same density, which f
+	 * (its ctx) uses from then on, and return DPB_RECOORD_MAPPED; with
+	 * DPB_RECOORD_DENSE (or-ed) the metric is dense from then on.  The
+	 * metric is then estimated from all these draws, not only the last
+	 * window's.  The sampling phase runs in the coordinates and with the
+	 * metric of the end of warmup, fixed. */
+	int			recoord_window;
+	int			(*recoord) (int n, double *draws, double *q, void *ctx);
 } dpb_nuts_opts;
 
 typedef struct dpb_nuts_stats
@@ -81,7 +98,7 @@ typedef struct dpb_nuts_stats
 } dpb_nuts_stats;
 
 /* warmup 1000, draws 1000, target_accept 0.8, max_depth 10,
- * curvature_init 0, no interrupt, no gibbs step */
+ * curvature_init 0, no interrupt, no gibbs step, no recoord window */
 void		dpb_nuts_opts_default(dpb_nuts_opts *o);
 
 /*

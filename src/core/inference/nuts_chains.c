@@ -34,6 +34,8 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 	no.interrupt = o->interrupt;
 	no.init_max_depth = m->init_max_depth;
 	no.gibbs = m->gibbs;
+	no.recoord_window = m->recoord_window;
+	no.recoord = m->recoord;
 	for (int ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{
 		gsl_rng    *rng = dpb_chain_rng(o->seed, ci);

@@ -30,6 +30,10 @@ typedef struct dpb_nuts_model
 	/* > 0: the tree depth limit of the initial fast buffer
 	 * (dpb_nuts_opts.init_max_depth) */
 	int			init_max_depth;
+	/* the choice of coordinates and metric in warmup
+	 * (dpb_nuts_opts.recoord_window and recoord, with ctx), may be 0, NULL */
+	int			recoord_window;
+	int			(*recoord) (int n, double *draws, double *q, void *ctx);
 } dpb_nuts_model;
 
 /* Runs o->chains chains of o->warmup + o->draws * thin iterations (keeps
