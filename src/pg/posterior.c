@@ -18,7 +18,6 @@
 #include "clip.h"
 #include "diag.h"
 #include "glm_exact.h"
-#include "linear_model.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -230,7 +229,7 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 				   dpb_sampler_name(dpb_posterior_sampler(r, o)),
 				   r->model == DPB_MODEL_LINEAR && r->p.mechanism == DPB_MECH_LAPLACE
 				   && o->method == DPB_METHOD_NOISE_AWARE
-				   && dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS && dpb_lin_use_latent(r, o) == 0);
+				   && dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS && !o->lin.laplace_latent);
 }
 
 /* Rows (chain, iteration, draw, variable, value); frees the draws. */

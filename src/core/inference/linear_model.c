@@ -31,8 +31,6 @@
 #include "nuts_chains.h"
 
 #include <gsl/gsl_randist.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,45 +732,6 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 			phi[0] += phi[1 + j] * (c->nmu ? phi[p + 1 + j] : o->x_mean[j]);
 }
 
-/*
- * The noise's share of the released statistics' variance at the chain
- * start (the release's own moments): the smallest over the statistics of
- * 2 b_k^2 / (2 b_k^2 + N V_kk).  A function of the release alone.
- */
-double
-dpb_lin_noise_share(dpb_lin_ctx *c)
-{
-	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	double	   *phi = malloc(sizeof(double) * c->dim),
-			   *sh = malloc(sizeof(double) * c->n),
-				a,
-				b,
-				e,
-				med = NAN;	/* the smallest share */
-	int			k;
-
-	if (rng == NULL || phi == NULL || sh == NULL)
-		goto out;
-	gsl_rng_set(rng, 1);
-	dpb_lin_init(c, rng, phi);
-	if (unpack(c, phi, &a, &b, &e) != 0)
-		goto out;
-	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
-	for (k = 0; k < c->n; k++)
-	{
-		double		nv = 2 * c->bscale[k] * c->bscale[k];
-
-		sh[k] = nv / (nv + c->N * c->V[k * c->n + k]);
-	}
-	gsl_sort(sh, 1, c->n);
-	med = sh[0];
-out:
-	gsl_rng_free(rng);
-	free(phi);
-	free(sh);
-	return med;
-}
-
 /* the driver's callbacks */
 static void
 chain_start(void *vctx, gsl_rng *rng)
@@ -806,27 +765,6 @@ record_cb(void *vctx, const double *phi, double *out)
 					c->o->nuisance, out);
 }
 
-int
-dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
-{
-	dpb_infer_opts oc;
-	dpb_lin_ctx *c;
-	double		share;
-
-	if (r->p.mechanism != DPB_MECH_LAPLACE || o->method != DPB_METHOD_NOISE_AWARE)
-		return 0;
-	if (o->lin.laplace_latent >= 0)
-		return o->lin.laplace_latent;
-	oc = *o;
-	oc.lin.laplace_latent = 0;
-	c = dpb_lin_ctx_new(r, &oc);
-	if (c == NULL)
-		return -1;
-	share = dpb_lin_noise_share(c);
-	dpb_lin_ctx_free(c);
-	return share >= DPB_LIN_LATENT_SHARE ? 1 : 0;
-}
-
 dpb_status
 dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 					dpb_err *err)
@@ -834,7 +772,6 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	dpb_lin_ctx *c;
 	dpb_nuts_model m;
 	dpb_status	st;
-	dpb_infer_opts oc;
 
 	if (o->lin.xmoments == DPB_XMOM_NOISY)
 	{
@@ -842,15 +779,6 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 					"Use options {\"sampler\": \"gibbs\"} with the noisy moments.");
 		return DPB_ENOTSUP;
 	}
-	/* Laplace: the latent form where the noise dominates every statistic */
-	oc = *o;
-	oc.lin.laplace_latent = dpb_lin_use_latent(r, o);
-	if (oc.lin.laplace_latent < 0)
-	{
-		dpb_err_set(err, "out of memory", NULL);
-		return DPB_ENOMEM;
-	}
-	o = &oc;
 	c = dpb_lin_ctx_new(r, o);
 	if (c == NULL || dpb_draws_alloc(out, o->chains, o->draws,
 									 dpb_nvars(r, 1, !o->count.n_known, o->nuisance)) != DPB_OK)

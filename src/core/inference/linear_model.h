@@ -42,20 +42,6 @@ void		dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng);
 /* A starting point: a ridge fit to the released statistics, jittered. */
 void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
 
-/* The median over the statistics of the noise's share of their variance,
- * 2 b^2 / (2 b^2 + N V_kk), at the release's own moments (Laplace). */
-double		dpb_lin_noise_share(dpb_lin_ctx *c);
-
-/*
- * Laplace releases: whether the sampler uses the latent form (options
- * laplace_noise "latent", 1) or the omega scale mixture ("omega", 0).  The
- * default ("auto", o->lin.laplace_latent = -1) takes the latent form when
- * the noise's share of every statistic's variance, dpb_lin_noise_share, is
- * at least DPB_LIN_LATENT_SHARE (docs/posterior.md, "Laplace releases").
- * 0 for other releases; -1 when out of memory.
- */
-#define DPB_LIN_LATENT_SHARE 0.75
-int			dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o);
 
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
 void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,
