@@ -121,6 +121,9 @@ main(int argc, char **argv)
 					bench_release_grid(m, d, (long) Ns[a], Es[b], mechs[k], &r);
 					dpb_infer_opts_default(&o, &r);
 					o.seed = getenv("SEED") ? strtoull(getenv("SEED"), NULL, 10) : 7;
+					/* LAPLACE_NOISE=latent: options laplace_noise "latent" */
+					if (getenv("LAPLACE_NOISE") && strcmp(getenv("LAPLACE_NOISE"), "latent") == 0)
+						o.lin.laplace_latent = 1;
 					t0 = bench_now();
 					st = dpb_posterior_run(&r, &o, &dr, &err);
 					t = bench_now() - t0;

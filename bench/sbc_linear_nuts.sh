@@ -9,14 +9,18 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPS=${SBC_REPS:-400}
+# LAPLACE_NOISE=latent: Laplace releases with options {"laplace_noise": "latent"}
+# (the Gaussian lines repeat the default run), recorded in sbc_linear_latent.md
+LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
 make -s test/unit_run
 out=bench/results/sbc_linear_nuts.md
+[ "$LAPLACE_NOISE" = latent ] && out=bench/results/sbc_linear_latent.md
 tmp=$(mktemp -d)
 t0=$(date +%s)
 # two settings at a time (the machine's two cores)
 for N in 100 10000; do
 	for eps in 0.5 1; do
-		( DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
+		( DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
 			nice ./test/unit_run linear | grep "^SBC nuts" > "$tmp/$N-$eps.txt" ) &
 	done
 	wait
@@ -25,7 +29,7 @@ t1=$(date +%s)
 {
 	echo "# Simulation-based calibration, linear regression, the default sampler (NUTS, marginalised statistics)"
 	echo
-	echo "Command: \`SBC_REPS=$REPS bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
+	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
 	echo "shared 2-core machine with several other workers). KS p-values of the ranks (randomised to"
 	echo "uniforms) of theta0, theta1, theta2, sigma among 100 draws (one chain, 500 warmup, no thinning);"
 	echo "d = 2, clip 1, y_bound 2, delta = 1e-5 for Gaussian; parameters and data drawn from the sampler's"

@@ -51,6 +51,21 @@ SELECT (SELECT array_agg(value ORDER BY draw, variable) FROM lsrel,
                dpbayes.posterior(rg, draws => 20, chains => 1, warmup => 50, seed => 3,
                                  options => '{"sampler": "nuts"}')) AS nuts_is_default;
 
+-- options {"laplace_noise": "latent"} (Laplace releases: the latent
+-- statistics non-centred, the exact Laplace likelihood) and "omega" (the
+-- default); short runs, whose warnings are not the point
+CREATE TABLE lsn AS
+SELECT dpbayes.linear_release(ARRAY[a, b], 0.5 + 1.0 * a - 0.7 * b + 0.5 * (random() - 0.5),
+         dpbayes.privacy(epsilon => 0.1, y_bound => 3, mechanism => 'laplace', neighbours => 'replace',
+                         lower => ARRAY[-1, -1], upper => ARRAY[1, 1], features => ARRAY['a', 'b'])) AS r
+FROM (SELECT 2 * random() - 1 AS a, 2 * random() - 1 AS b FROM generate_series(1, 300)) s;
+SET client_min_messages = error;
+SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                                   options => '{"laplace_noise": "omega"}');
+SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                                   options => '{"laplace_noise": "latent"}');
+RESET client_min_messages;
+
 -- errors
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -62,3 +77,5 @@ END $$;
 SELECT pg_temp.err($q$SELECT * FROM lsrel, dpbayes.posterior(rg, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"sampler": "hmc"}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM lsrel, dpbayes.posterior(rg, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"sampler": 1}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM lsrel, dpbayes.posterior(rg, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"sampler": "nuts", "x_moments": "noisy"}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM lsn, dpbayes.posterior(r, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"laplace_noise": "gaussian"}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM lsn, dpbayes.posterior(r, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"laplace_noise": 1}')$q$);

@@ -198,6 +198,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
 		o.sampler = sbc_sampler;
+		/* DPB_SBC_LAPLACE_NOISE=latent (bench): the latent-statistics form */
+		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent") == 0)
+			o.lin.laplace_latent = 1;
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;

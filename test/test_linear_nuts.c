@@ -69,7 +69,7 @@ make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int inter
 }
 
 static void
-check_gradient(const dpb_release *r, dpb_xmoments xm, const char *what)
+check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *what)
 {
 	dpb_infer_opts o;
 	dpb_lin_ctx *c;
@@ -85,6 +85,7 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, const char *what)
 
 	dpb_infer_opts_default(&o, r);
 	o.lin.xmoments = xm;
+	o.lin.laplace_latent = latent;
 	o.lin.theta_precision[1] = 0.5;
 	o.lin.theta_mean[2] = -0.2;
 	o.lin.x_kappa = 2;
@@ -141,13 +142,16 @@ test_linear_nuts_grad(void)
 		dpb_neighbours nb;
 		int			intercept;
 		dpb_xmoments xm;
+		int			latent;
 		const char *what;
 	}			cases[] = {
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, "gaussian, N known"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, "gaussian, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, "laplace, N unknown"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, "no intercept"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, "fixed x moments"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N known"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "laplace, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 1, "laplace latent, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 1, "laplace latent, N known, fixed x"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, "no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 0, "fixed x moments"},
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
@@ -160,7 +164,7 @@ test_linear_nuts_grad(void)
 			CHECK(0, "sim_release failed");
 			continue;
 		}
-		check_gradient(&r, cases[k].xm, cases[k].what);
+		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].what);
 		dpb_release_free_stats(&r);
 	}
 }

@@ -177,6 +177,7 @@ static const opt_key known_keys[] = {
 	{"nuisance", true, true},
 	{"thin", true, false},
 	{"sampler", true, true},
+	{"laplace_noise", true, false},
 	{"n_prior", true, true},
 	{NULL, false, false}
 };
@@ -330,6 +331,20 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			if (t != floor(t) || t < 1 || t > 1000)
 				bad_option(key, "An integer between 1 and 1000 is expected.");
 			o->thin = (int) t;
+		}
+		else if (strcmp(key, "laplace_noise") == 0)
+		{
+			char	   *m;
+
+			if (val.type != jbvString)
+				bad_option(key, "\"omega\" or \"latent\" is expected.");
+			m = pnstrdup(val.val.string.val, val.val.string.len);
+			if (strcmp(m, "omega") == 0)
+				o->lin.laplace_latent = 0;
+			else if (strcmp(m, "latent") == 0)
+				o->lin.laplace_latent = 1;
+			else
+				bad_option(key, "\"omega\" or \"latent\" is expected.");
 		}
 		else if (strcmp(key, "sampler") == 0)
 		{

@@ -103,7 +103,7 @@ summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
 #define DPB_NOTICE_REJECTED 0.01
 
 static void
-run_warnings(const dpb_draws *dr, const char *sampler)
+run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 {
 	double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
 	double		max_rhat = -INFINITY,
@@ -140,6 +140,10 @@ run_warnings(const dpb_draws *dr, const char *sampler)
 						   "min bulk ESS %.0f, min tail ESS %.0f.",
 						   sampler, dr->divergences, bad_vars, dr->nvars, DPB_WARN_RHAT, ess_min,
 						   DPB_WARN_ESS_PER_CHAIN, max_rhat, min_bulk, min_tail),
+				 dr->divergences > 0 && laplace_omega ?
+				 errhint("The divergences may come from the Laplace noise's variance steps: try options "
+						 "{\"laplace_noise\": \"latent\"} (docs/posterior.md, \"Laplace releases\"), or raise "
+						 "options.target_accept (e.g. 0.95).") :
 				 dr->divergences > 0 ?
 				 errhint("Raise options.target_accept (e.g. 0.95); if the R-hat or ESS warning remains, "
 						 "raise warmup and draws, and read the summary's rhat, ess_bulk and ess_tail.") :
@@ -155,7 +159,8 @@ run_warnings(const dpb_draws *dr, const char *sampler)
 
 /* Errors and warnings after a sampler run (the core has freed its memory). */
 static void
-sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler)
+sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler,
+			   bool laplace_omega)
 {
 	if (st == DPB_EINTR)
 		CHECK_FOR_INTERRUPTS();
@@ -175,7 +180,7 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler)
 		dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
 	PG_TRY();
 	{
-		run_warnings(dr, sampler);
+		run_warnings(dr, sampler, laplace_omega);
 	}
 	PG_CATCH();
 	{
@@ -221,7 +226,10 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(6), r, o);
 	sampler_seed(fcinfo, 4, o);
 	sampler_finish(dpb_posterior_run(r, o, dr, &err), &err, dr,
-				   dpb_sampler_name(dpb_posterior_sampler(r, o)));
+				   dpb_sampler_name(dpb_posterior_sampler(r, o)),
+				   r->model == DPB_MODEL_LINEAR && r->p.mechanism == DPB_MECH_LAPLACE
+				   && o->method == DPB_METHOD_NOISE_AWARE
+				   && dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS && !o->lin.laplace_latent);
 }
 
 /* Rows (chain, iteration, draw, variable, value); frees the draws. */
@@ -425,7 +433,7 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	}
 	sampler_seed(fcinfo, 7, &o);
 	st = dpb_glm_exact_run(&meta, Z, Yc, N, &o, dr, &err);
-	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)));
+	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)), false);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_nonprivate_posterior);
@@ -462,7 +470,7 @@ dpb_pg_interrupt(void)
 void
 dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 {
-	sampler_finish(st, err, dr, "nuts");
+	sampler_finish(st, err, dr, "nuts", false);
 }
 
 void

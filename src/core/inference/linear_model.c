@@ -32,6 +32,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,7 +50,10 @@ struct dpb_lin_ctx
 				nchol,			/* Cholesky parameters: d(d+1)/2 or 0 */
 				dim,
 				nunk,
-				laplace;
+				laplace,
+				eta_aug,		/* laplace: latent s = N m + chol(N V) eta */
+				dim_phi;		/* dim without eta */
+	double	   *ex;				/* eta_aug scratch: 3 n x n + n */
 	int		   *ia,
 			   *ib;
 	double		N,
@@ -102,6 +106,7 @@ dpb_lin_ctx_free(dpb_lin_ctx *c)
 	free(c->D);
 	free(c->theta);
 	free(c->ia);
+	free(c->ex);
 	free(c);
 }
 
@@ -144,6 +149,10 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->nunk = o->count.n_known ? 0 : 1;
 	c->dim = c->p + 1 + c->nmu + c->nchol + c->nunk;
 	c->laplace = r->p.mechanism == DPB_MECH_LAPLACE;
+	c->dim_phi = c->dim;
+	c->eta_aug = c->laplace && o->lin.laplace_latent;
+	if (c->eta_aug)
+		c->dim += c->n;
 	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
 	n = c->n;
@@ -159,6 +168,11 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		return NULL;
 	}
 	c->ib = c->ia + n;
+	if (c->eta_aug && (c->ex = malloc(sizeof(double) * (3 * n * n + n))) == NULL)
+	{
+		dpb_lin_ctx_free(c);
+		return NULL;
+	}
 	for (k = 0; k < (int) n; k++)
 		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
 	/* noise scales of every statistic (the count too), then the variances */
@@ -225,7 +239,7 @@ unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
 		for (j = 0; j < d; j++)
 			c->theta[0] -= c->theta[1 + j] * c->mu[j];
 	if (c->nunk)
-		c->N = dpb_n_from_u(o, phi[c->dim - 1], dNdu, logjac, dlogjac);
+		c->N = dpb_n_from_u(o, phi[c->dim_phi - 1], dNdu, logjac, dlogjac);
 	if (!(c->sigma2 > 0) || !dpb_isfinite(c->sigma2) || !(c->N > 0))
 		return 1;
 	return 0;
@@ -253,6 +267,96 @@ likelihood(dpb_lin_ctx *c)
 {
 	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, c->Wbar, c->mbar,
 								 &c->lik, &c->dlik_dN);
+}
+
+/*
+ * Laplace, latent statistics non-centred: s = N m + L eta, L L^T = N V,
+ * eta ~ N(0, I), z - s ~ Laplace(b).  lik = -sum |z - s| / b - eta'eta / 2;
+ * its adjoints: mbar = N sbar, Wbar = N Sym(L^-T Phi(L^T Lbar) L^-1) with
+ * Lbar = sbar eta^T (lower), sbar = sign(z - s) / b; eta's gradient into
+ * geta.
+ */
+static int
+likelihood_eta(dpb_lin_ctx *c, const double *eta, double *geta)
+{
+	int			n = c->n,
+				i,
+				j,
+				k;
+	double	   *L = c->M,
+			   *P = c->ex,
+			   *S = c->ex + n * n,
+			   *sb = c->ex + 3 * n * n,
+				lik = 0,
+				N = c->N;
+
+	for (i = 0; i < n * n; i++)
+		L[i] = N * c->V[i];
+	if (dpb_chol(L, n, NULL) != DPB_OK)
+		return 1;
+	for (i = 0; i < n; i++)
+	{
+		double		s = N * c->m[i],
+					r;
+
+		for (j = 0; j <= i; j++)
+			s += L[i * n + j] * eta[j];
+		r = c->z[i] - s;
+		lik -= fabs(r) / c->bscale[i] + 0.5 * eta[i] * eta[i];
+		sb[i] = (r > 0 ? 1.0 : r < 0 ? -1.0 : 0.0) / c->bscale[i];
+		c->mbar[i] = N * sb[i];
+	}
+	/* eta: L^T sbar - eta */
+	for (j = 0; j < n; j++)
+	{
+		double		t = -eta[j];
+
+		for (i = j; i < n; i++)
+			t += L[i * n + j] * sb[i];
+		geta[j] = t;
+	}
+	/* P = Phi(L^T Lbar), Lbar_ij = sb_i eta_j (i >= j) */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+		{
+			double		t = 0;
+
+			if (j <= i)
+				for (k = i; k < n; k++)
+					t += L[k * n + i] * sb[k] * eta[j];	/* (L^T Lbar)_ij, Lbar_kj needs k >= j */
+			P[i * n + j] = j < i ? t : (j == i ? 0.5 * t : 0.0);
+		}
+	/* S = L^-T P L^-1: solve L^T X = P, then S L = X -> L^T S^T = X^T */
+	for (j = 0; j < n; j++)
+		for (i = n - 1; i >= 0; i--)
+		{
+			double		t = P[i * n + j];
+
+			for (k = i + 1; k < n; k++)
+				t -= L[k * n + i] * P[k * n + j];
+			P[i * n + j] = t / L[i * n + i];
+		}
+	/* now P = X; S = X L^-1: for each row r, S[r,:] L = X[r,:] */
+	for (i = 0; i < n; i++)
+		for (j = n - 1; j >= 0; j--)
+		{
+			double		t = P[i * n + j];
+
+			for (k = j + 1; k < n; k++)
+				t -= S[i * n + k] * L[k * n + j];
+			S[i * n + j] = t / L[j * n + j];
+		}
+	c->dlik_dN = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+		{
+			c->Wbar[i * n + j] = 0.5 * N * (S[i * n + j] + S[j * n + i]);
+			c->dlik_dN += c->Wbar[i * n + j] * c->V[i * n + j] / N;
+		}
+	for (i = 0; i < n; i++)
+		c->dlik_dN += sb[i] * c->m[i];
+	c->lik = lik;
+	return dpb_isfinite(lik) ? 0 : 1;
 }
 
 /*
@@ -356,7 +460,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
 	dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
-	if (likelihood(c) != 0)
+	if ((c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) : likelihood(c)) != 0)
 		return NAN;
 	lp += c->lik;
 	moments_vjp(c);
@@ -478,7 +582,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 			memcpy(grad + p + 1, mubar, sizeof(double) * d);
 	}
 	if (c->nunk)
-		grad[c->dim - 1] = (dn + c->dlik_dN) * dNdu + dlogjac;
+		grad[c->dim_phi - 1] = (dn + c->dlik_dN) * dNdu + dlogjac;
 	for (i = 0; i < c->dim; i++)
 		if (!dpb_isfinite(grad[i]))
 			return NAN;
@@ -573,7 +677,7 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 		if (!(Nj > o->count.n_lo && Nj < o->count.n_hi))
 			Nj = N0;
 		c->N = Nj;
-		phi[c->dim - 1] = dpb_n_to_u(o, Nj);
+		phi[c->dim_phi - 1] = dpb_n_to_u(o, Nj);
 	}
 	N = c->N;
 	/* the released moment matrix of v = [w, y] */
@@ -692,7 +796,7 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	m.init = init_cb;
 	m.chain_start = chain_start;
 	m.record = record_cb;
-	m.gibbs = c->laplace ? dpb_lin_gibbs_omega : NULL;
+	m.gibbs = c->laplace && !c->eta_aug ? dpb_lin_gibbs_omega : NULL;
 	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";
 	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);

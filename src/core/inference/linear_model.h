@@ -42,6 +42,7 @@ void		dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng);
 /* A starting point: a ridge fit to the released statistics, jittered. */
 void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
 
+
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
 void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,
 						   double *sigma2, double *mu, double *Sigma, double *N);

@@ -65,6 +65,11 @@ typedef struct dpb_linear_opts
 	double		x_df;
 	double		x_scale[DPB_MAX_D * DPB_MAX_D];
 	double		x_cov[DPB_MAX_D * DPB_MAX_D];
+	/* Laplace releases, NUTS: 0 (default) = the noise as a Gaussian scale
+	 * mixture with Gibbs steps for its variances omega; 1 = the latent
+	 * statistics non-centred, s = N m + chol(N V) eta, with the exact
+	 * Laplace likelihood (docs/posterior.md, "Laplace releases") */
+	int			laplace_latent;
 } dpb_linear_opts;
 
 /* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
