@@ -16,7 +16,8 @@
 #   MODELS="logistic" NS=100 EPS=1 DS=2,4 bash bench/posterior_grid.sh
 #   (MODELS: all (default), glm, linear, logistic, poisson, space-separated
 #   combinations; NS, EPS, DS, MECHS: comma-separated subsets of the grid;
-#   SEED: the sampler's seed, default 7; OUT: the results file)
+#   SEED: the sampler's seed, default 7; LAPLACE_NOISE=latent: options
+#   laplace_noise "latent"; OUT: the results file)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/tools/core.sh
@@ -50,7 +51,7 @@ for model in $MODELS; do
 		echo "## $model"
 		echo
 		echo "$(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load average at start $(cut -d' ' -f1 /proc/loadavg);"
-		echo "command: \`MODELS=$model${NS:+ NS=$NS}${EPS:+ EPS=$EPS}${DS:+ DS=$DS}${MECHS:+ MECHS=$MECHS}${SEED:+ SEED=$SEED} bash bench/posterior_grid.sh\`"
+		echo "command: \`MODELS=$model${NS:+ NS=$NS}${EPS:+ EPS=$EPS}${DS:+ DS=$DS}${MECHS:+ MECHS=$MECHS}${SEED:+ SEED=$SEED}${LAPLACE_NOISE:+ LAPLACE_NOISE=$LAPLACE_NOISE} bash bench/posterior_grid.sh\`"
 		echo
 		echo "| model | noise | d | N | eps | variables | max R-hat | min bulk ESS | min tail ESS | divergences | steps / iteration | wall s | result |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
