@@ -84,8 +84,9 @@ struct dpb_glm_ctx
 			   *tau,
 			   *Sigma,
 			   *Lc,				/* d x d correlation Cholesky factor */
-			   *dLc,			/* ncorr x d x d */
+			   *dLc,			/* ncorr x d (corr_transform) */
 			   *dlj,			/* ncorr: d/dy of the log Jacobian + LKJ */
+			   *Sbar,			/* d x d: adjoint of tau_i tau_j Omega_ij */
 			   *m,
 			   *V,
 			   *M,
@@ -162,7 +163,7 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	nc = c->ncorr;
 	/* dpb_release_noise_scale fills every statistic of r (the count too) */
 	c->D = malloc(sizeof(double) * (size_t) (r->nstats > (int) n ? r->nstats : (int) n));
-	total = c->p + 3 * d + d * d + d * d + nc * d * d + nc + n + n * n
+	total = c->p + 3 * d + d * d + d * d + nc * d + nc + d * d + n + n * n
 		+ 2 * n * n + n + K + c->dim;
 	c->theta = calloc(total, sizeof(double));
 	if (c->D == NULL || c->theta == NULL)
@@ -183,9 +184,11 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->Lc = b;
 	b += d * d;
 	c->dLc = b;
-	b += nc * d * d;
+	b += nc * d;
 	c->dlj = b;
 	b += nc;
+	c->Sbar = b;
+	b += d * d;
 	c->m = b;
 	b += n;
 	c->V = b;
@@ -205,7 +208,9 @@ dpb_glm_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 /*
  * The CPC transform with forward derivatives: Lc from y, the log Jacobian
  * of y -> Omega plus the LKJ(eta) log density, and their derivatives in
- * dLc (ncorr x d x d) and dlj (ncorr).  Returns the log term, or NaN.
+ * dLc and dlj (ncorr).  The parameter y_l of row i (l = i(i-1)/2 + j,
+ * j < i) moves only row i of Lc, so dLc holds that row: dLc[l * d + k] =
+ * d Lc[i][k] / d y_l (ncorr x d).  Returns the log term, or NaN.
  */
 static double
 corr_transform(dpb_glm_ctx *c, const double *y)
@@ -221,17 +226,18 @@ corr_transform(dpb_glm_ctx *c, const double *y)
 	double	   *Lc = c->Lc,
 			   *dL = c->dLc,
 			   *dlj = c->dlj;
-	double		dss[DPB_MAX_D * (DPB_MAX_D - 1) / 2];
+	double		dss[DPB_MAX_D];	/* d ss / d y_(k0 + t) of the row */
 
 	memset(Lc, 0, sizeof(double) * d * d);
-	memset(dL, 0, sizeof(double) * nc * d * d);
+	memset(dL, 0, sizeof(double) * nc * d);
 	memset(dlj, 0, sizeof(double) * nc);
 	Lc[0] = 1.0;
 	for (i = 1; i < d; i++)
 	{
+		const int	k0 = k;		/* the row's first parameter */
 		double		ss = 0;
 
-		memset(dss, 0, sizeof(double) * nc);
+		memset(dss, 0, sizeof(double) * i);
 		for (j = 0; j < i; j++, k++)
 		{
 			double		zk = tanh(y[k]),
@@ -246,7 +252,7 @@ corr_transform(dpb_glm_ctx *c, const double *y)
 			if (j == 0)
 			{
 				Lc[i * d] = zk;
-				dL[(size_t) k * d * d + i * d] = dz;
+				dL[(size_t) k * d] = dz;
 			}
 			else
 			{
@@ -254,32 +260,34 @@ corr_transform(dpb_glm_ctx *c, const double *y)
 					return NAN;
 				lp += 0.5 * log(1 - ss);
 				rt = sqrt(1 - ss);
-				for (l = 0; l < nc; l++)
+				/* ss depends on the row's parameters before k only */
+				for (l = k0; l < k; l++)
 				{
-					double		drt = -0.5 * dss[l] / rt;
+					double		drt = -0.5 * dss[l - k0] / rt;
 
-					dlj[l] += -0.5 * dss[l] / (1 - ss);
-					dL[(size_t) l * d * d + i * d + j] = zk * drt + (l == k ? dz * rt : 0);
+					dlj[l] += -0.5 * dss[l - k0] / (1 - ss);
+					dL[(size_t) l * d + j] = zk * drt;
 				}
+				dL[(size_t) k * d + j] = dz * rt;
 				Lc[i * d + j] = zk * rt;
 			}
 			v = Lc[i * d + j];
 			ss += v * v;
-			for (l = 0; l < nc; l++)
-				dss[l] += 2 * v * dL[(size_t) l * d * d + i * d + j];
+			for (l = k0; l <= k; l++)
+				dss[l - k0] += 2 * v * dL[(size_t) l * d + j];
 		}
 		if (!(1 - ss > 1e-300))
 			return NAN;
 		Lc[i * d + i] = sqrt(1 - ss);
-		for (l = 0; l < nc; l++)
-			dL[(size_t) l * d * d + i * d + i] = -0.5 * dss[l] / Lc[i * d + i];
+		for (l = k0; l < k; l++)
+			dL[(size_t) l * d + i] = -0.5 * dss[l - k0] / Lc[i * d + i];
 		/* LKJ on the Cholesky factor: (d - i - 1 + 2 (eta - 1)) log L_ii */
 		{
 			double		coef = (d - i - 1) + 2 * (eta - 1);
 
 			lp += coef * log(Lc[i * d + i]);
-			for (l = 0; l < nc; l++)
-				dlj[l] += coef * dL[(size_t) l * d * d + i * d + i] / Lc[i * d + i];
+			for (l = k0; l < k; l++)
+				dlj[l] += coef * dL[(size_t) l * d + i] / Lc[i * d + i];
 		}
 	}
 	return lp;
@@ -519,7 +527,12 @@ logp_core(const double *phi, double *grad, void *vctx)
 	/* chain: theta and mu directly */
 	for (j = 0; j < p + d; j++)
 		grad[j] += c->gq[j];
-	/* Sigma's unique entries (i <= j, row by row) -> log tau and y */
+	/*
+	 * Sigma's unique entries (i <= j, row by row) -> log tau and y: with
+	 * Sigma_ij = tau_i tau_j (Lc Lc^T)_ij, the adjoint of Lc is S Lc, S_ij =
+	 * g_ij tau_i tau_j off the diagonal and 2 g_ii tau_i^2 on it; y_l moves
+	 * only its row of Lc (corr_transform).
+	 */
 	q = p + d;
 	for (i = 0; i < d; i++)
 		for (j = i; j < d; j++, q++)
@@ -529,16 +542,31 @@ logp_core(const double *phi, double *grad, void *vctx)
 
 			grad[p + d + i] += g * sij;
 			grad[p + d + j] += g * sij;
-			for (l = 0; l < nc; l++)
-			{
-				const double *dL = c->dLc + (size_t) l * d * d;
-				double		dom = 0;
-
-				for (k = 0; k <= (i < j ? i : j); k++)
-					dom += dL[i * d + k] * c->Lc[j * d + k] + c->Lc[i * d + k] * dL[j * d + k];
-				grad[p + 2 * d + l] += g * c->tau[i] * c->tau[j] * dom;
-			}
+			c->Sbar[i * d + j] = c->Sbar[j * d + i] =
+				(i == j ? 2.0 : 1.0) * g * c->tau[i] * c->tau[j];
 		}
+	for (i = 1, l = 0; i < d; i++)
+	{
+		double		Lb[DPB_MAX_D];
+
+		for (k = 0; k <= i; k++)
+		{
+			double		s = 0;
+
+			for (j = k; j < d; j++)
+				s += c->Sbar[i * d + j] * c->Lc[j * d + k];
+			Lb[k] = s;
+		}
+		for (j = 0; j < i; j++, l++)
+		{
+			const double *dL = c->dLc + (size_t) l * d;
+			double		s = 0;
+
+			for (k = 0; k <= i; k++)
+				s += Lb[k] * dL[k];
+			grad[p + 2 * d + l] += s;
+		}
+	}
 	/* (theta, mu) -> phi: theta_0 = a - sum_j theta_j mu_j */
 	if (c->L.intercept)
 		for (j = 0; j < d; j++)

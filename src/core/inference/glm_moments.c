@@ -30,6 +30,7 @@
 #include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #define NG 7					/* G_0 .. G_6 */
@@ -563,6 +564,26 @@ work_init(glm_work *W, const dpb_layout *L, dpb_glm_approx approx,
 
 /* ---- values ---- */
 
+/*
+ * 1 when every x[0 .. len) is finite (an exponent field of all ones is an
+ * infinity or a NaN): one branch-free pass, not a test and branch per entry.
+ */
+static int
+all_finite(const double *x, size_t len)
+{
+	uint64_t	bad = 0;
+	size_t		i;
+
+	for (i = 0; i < len; i++)
+	{
+		uint64_t	u;
+
+		memcpy(&u, x + i, sizeof(u));
+		bad |= (~u & UINT64_C(0x7ff0000000000000)) == 0;
+	}
+	return bad == 0;
+}
+
 /* E[y^c_k y^c_l t_k t_l] with (alpha, beta) = stat k, (gamma, delta) = l:
  *   L[Q_ab Q_gd] + S_ag L[Q_bd] + S_ad L[Q_bg] + S_bg L[Q_ad] + S_bd L[Q_ag]
  *   - G_0 (S_ag S_bd + S_ad S_bg) */
@@ -589,7 +610,7 @@ second_moment(const glm_work *W, int k, int l, int h)
 		- W->G[h][0] * (sag * sbe + sae * sbg);
 }
 
-/* m (n) and V (n x n) */
+/* m (n) and V (n x n); in class H_ONE second_moment is Q_l0 Q_k0 + ... */
 static void
 moments_values(const glm_work *W, double *m, double *V)
 {
@@ -601,10 +622,40 @@ moments_values(const glm_work *W, double *m, double *V)
 	for (k = 0; k < n; k++)
 		m[k] = W->LQ[(size_t) hclass(W, W->ci[k]) * q * q + W->ia[k] * q + W->ib[k]];
 	for (k = 0; k < n; k++)
+	{
+		const int	a = W->ia[k],
+					b = W->ib[k],
+					ck = W->ci[k];
+		const double *Sa = W->Sb + (size_t) a * q,
+				   *Sbk = W->Sb + (size_t) b * q,
+				   *Q0 = W->LQ + (size_t) H_ONE * q * q,
+				   Qk0 = W->Qt[3 * (a * q + b)],
+				   mk = m[k];
+
 		for (l = k; l < n; l++)
-			V[k * n + l] = V[l * n + k] =
-				second_moment(W, k, l, hclass(W, W->ci[k] + W->ci[l]))
-				- m[k] * m[l];
+		{
+			const int	hc = hclass(W, ck + W->ci[l]),
+						g = W->ia[l],
+						e = W->ib[l];
+			double		v;
+
+			if (hc == H_ONE)
+			{
+				double		sag = Sa[g],
+							sae = Sa[e],
+							sbg = Sbk[g],
+							sbe = Sbk[e];
+
+				v = W->Qt[3 * (g * q + e)] * Qk0
+					+ sag * Q0[b * q + e] + sae * Q0[b * q + g]
+					+ sbg * Q0[a * q + e] + sbe * Q0[a * q + g]
+					- (sag * sbe + sae * sbg);
+			}
+			else
+				v = second_moment(W, k, l, hc);
+			V[k * n + l] = V[l * n + k] = v - mk * m[l];
+		}
+	}
 }
 
 /* ---- local partial derivatives of one entry (materialised dV) ---- */
@@ -901,16 +952,9 @@ dpb_glm_moments(const dpb_layout *L, dpb_glm_approx approx,
 			}
 		}
 	}
-	for (k = 0; k < n; k++)
-		if (!dpb_isfinite(m[k]))
-			bad = 1;
-	for (k = 0; k < (int) nn; k++)
-		if (!dpb_isfinite(V[k]))
-			bad = 1;
-	if (dm != NULL)
-		for (k = 0; k < K * n; k++)
-			if (!dpb_isfinite(dm[k]))
-				bad = 1;
+	if (!all_finite(m, n) || !all_finite(V, nn) ||
+		(dm != NULL && !all_finite(dm, (size_t) K * n)))
+		bad = 1;
 	free(Am);
 	work_free(&W);
 	return bad ? DPB_ENUMERIC : DPB_OK;
@@ -994,26 +1038,34 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 	for (k = 0; k < n; k++)
 		LQB[hclass(&W, W.ci[k]) * qq + W.ia[k] * q + W.ib[k]] += mb[k];
 
-	/* second moments: adjoints of Q_k (through WQ), L_h[Q], Sb, G_0 */
+	/*
+	 * second moments: adjoints of Q_k (through WQ), L_h[Q], Sb, G_0.  In
+	 * class H_ONE (G = (1, 0, 0, ...): the features' own moments, and y^2 = 1
+	 * in the logistic model) only the constant coefficients of Q and WQ
+	 * reach anything and G_0's adjoint is not used, so those pairs skip the
+	 * rest (the sums are the same).
+	 */
 	for (k = 0; k < n; k++)
 	{
 		const int	a = W.ia[k],
-					b = W.ib[k];
-		const double *Qk = W.Qt + 3 * (a * q + b);
+					b = W.ib[k],
+					ck = W.ci[k];
+		const double *Qk = W.Qt + 3 * (a * q + b),
+				   *Sa = W.Sb + (size_t) a * q,
+				   *Sbk = W.Sb + (size_t) b * q,
+				   *Wk = Wbar + (size_t) k * n;
 
 		for (l = k; l < n; l++)
 		{
-			const int	hc = hclass(&W, W.ci[k] + W.ci[l]),
+			const int	hc = hclass(&W, ck + W.ci[l]),
 						gg = W.ia[l],
 						e = W.ib[l];
 			const double *Ql = W.Qt + 3 * (gg * q + e),
-					   *LQ = W.LQ + hc * qq,
-					   *Sb = W.Sb;
+					   *LQ = W.LQ + hc * qq;
 			double	   *LB = LQB + hc * qq,
 					   *wk = WQ + 3 * (hc * n + k),
 					   *wl = WQ + 3 * (hc * n + l);
-			double		w = Wbar[k * n + l] + (l != k ? Wbar[l * n + k] : 0.0),
-						G0 = W.G[hc][0],
+			double		w = Wk[l] + (l != k ? Wbar[(size_t) l * n + k] : 0.0),
 						sag,
 						sae,
 						sbg,
@@ -1021,27 +1073,39 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 
 			if (w == 0.0)
 				continue;
-			sag = Sb[a * q + gg];
-			sae = Sb[a * q + e];
-			sbg = Sb[b * q + gg];
-			sbe = Sb[b * q + e];
+			sag = Sa[gg];
+			sae = Sa[e];
+			sbg = Sbk[gg];
+			sbe = Sbk[e];
 			/* L[Q_k Q_l] = Q_l^T H Q_k */
 			wk[0] += w * Ql[0];
-			wk[1] += w * Ql[1];
-			wk[2] += w * Ql[2];
 			wl[0] += w * Qk[0];
-			wl[1] += w * Qk[1];
-			wl[2] += w * Qk[2];
 			/* Sb x L[Q] terms */
 			LB[b * q + e] += w * sag;
 			LB[b * q + gg] += w * sae;
 			LB[a * q + e] += w * sbg;
 			LB[a * q + gg] += w * sbe;
-			SB[a * q + gg] += w * (LQ[b * q + e] - G0 * sbe);
-			SB[a * q + e] += w * (LQ[b * q + gg] - G0 * sbg);
-			SB[b * q + gg] += w * (LQ[a * q + e] - G0 * sae);
-			SB[b * q + e] += w * (LQ[a * q + gg] - G0 * sag);
-			GB[hc][0] -= w * (sag * sbe + sae * sbg);
+			if (hc == H_ONE)
+			{
+				SB[a * q + gg] += w * (LQ[b * q + e] - sbe);
+				SB[a * q + e] += w * (LQ[b * q + gg] - sbg);
+				SB[b * q + gg] += w * (LQ[a * q + e] - sae);
+				SB[b * q + e] += w * (LQ[a * q + gg] - sag);
+				continue;
+			}
+			{
+				double		G0 = W.G[hc][0];
+
+				wk[1] += w * Ql[1];
+				wk[2] += w * Ql[2];
+				wl[1] += w * Qk[1];
+				wl[2] += w * Qk[2];
+				SB[a * q + gg] += w * (LQ[b * q + e] - G0 * sbe);
+				SB[a * q + e] += w * (LQ[b * q + gg] - G0 * sbg);
+				SB[b * q + gg] += w * (LQ[a * q + e] - G0 * sae);
+				SB[b * q + e] += w * (LQ[a * q + gg] - G0 * sag);
+				GB[hc][0] -= w * (sag * sbe + sae * sbg);
+			}
 		}
 	}
 
@@ -1055,6 +1119,11 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 			const double *Qk = W.Qt + 3 * ij;
 			double	   *QB = QtB + 3 * ij;
 
+			if (h == H_ONE)
+			{
+				QB[0] += wq[0];
+				continue;
+			}
 			QB[0] += G[0] * wq[0] + G[1] * wq[1] + G[2] * wq[2];
 			QB[1] += G[1] * wq[0] + G[2] * wq[1] + G[3] * wq[2];
 			QB[2] += G[2] * wq[0] + G[3] * wq[1] + G[4] * wq[2];
@@ -1071,6 +1140,11 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 
 			if (lb == 0.0)
 				continue;
+			if (h == H_ONE)
+			{
+				QtB[3 * k] += lb;
+				continue;
+			}
 			for (r = 0; r < 3; r++)
 			{
 				QtB[3 * k + r] += lb * W.G[h][r];
@@ -1116,15 +1190,8 @@ moments_vjp(const dpb_layout *L, dpb_glm_approx approx,
 					+ (j != f ? SB[(1 + j) * q + 1 + f] : 0.0);
 		}
 	}
-	for (k = 0; k < n; k++)
-		if (!dpb_isfinite(m[k]))
-			bad = 1;
-	for (k = 0; k < n * n; k++)
-		if (!dpb_isfinite(V[k]))
-			bad = 1;
-	for (k = 0; k < K; k++)
-		if (!dpb_isfinite(g[k]))
-			bad = 1;
+	if (!all_finite(m, n) || !all_finite(V, (size_t) n * n) || !all_finite(g, K))
+		bad = 1;
 	free(muB);
 	work_free(&W);
 	return bad ? DPB_ENUMERIC : DPB_OK;
