@@ -44,7 +44,7 @@
  *    windows are accumulated (Welford); at the end of a window the inverse
  *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
  *    min(1, minv0), minv0 the initial inverse metric: 1 as in Stan, or with
- *    curvature_init 1 / the curvature at init.  Below 1 this is Stan's rule
+ *    curvature_init 1 / |the curvature| at init.  Below 1 this is Stan's rule
  *    in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
  *    would floor a posterior variance of 1e-6 at ~1e-5); the cap at Stan's
  *    value keeps a point of near-zero curvature at init (minv0 huge) from
@@ -517,8 +517,8 @@ init_stepsize(sampler *s)
  * coordinate, and there 1 / |curvature| is still the scale on which the
  * gradient changes, so a leapfrog step of order 1 stays stable (as the
  * SoftAbs metric of Betancourt 2013 takes |eigenvalue|).  With 1 instead,
- * one slope of a Poisson regression at d = 8, N = 1e6 (curvature -2e3 to
- * -1e5 at the start, posterior variance 2e-5) forced a step size of 0.002
+ * the slopes of a Poisson regression at d = 8, N = 1e6 (curvature -450 to
+ * -4e5 at the start, posterior variance 2e-5) forced a step size of 0.002
  * on the first 100 iterations, whose draws then gave the slow windows a
  * metric off by up to 1e3 either way: 340 000-510 000 gradients for the
  * chain against 17 000.  Uses s->z as scratch.
