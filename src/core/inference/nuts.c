@@ -44,8 +44,8 @@
  *    windows are accumulated (Welford); at the end of a window the inverse
  *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
  *    min(1, minv0), minv0 the initial inverse metric: 1 as in Stan, or with
- *    curvature_init 1 / |the curvature| at init.  Below 1 this is Stan's rule
- *    in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
+ *    curvature_init 1 / the curvature at init (curvature_metric).  Below 1
+ *    this is Stan's rule in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
  *    would floor a posterior variance of 1e-6 at ~1e-5); the cap at Stan's
  *    value keeps a point of near-zero curvature at init (minv0 huge) from
  *    inflating the metric for the whole warmup.
@@ -509,14 +509,16 @@ init_stepsize(sampler *s)
 }
 
 /*
- * Inverse metric from the curvature at s->cur: minv_i = 1 / |d2 log p /
- * dq_i^2|, by central differences of the (exact) gradient with step
- * h_i = 1e-5 (1 + |q_i|); entries where it is not finite (or its absolute
- * value is below 1e-12, or above 1e30) keep 1.  The absolute value: far
+ * Inverse metric from the curvature at s->cur: minv_i = 1 / c_i, c_i =
+ * -d2 log p / dq_i^2 by central differences of the (exact) gradient with
+ * step h_i = 1e-5 (1 + |q_i|); min(1, 1 / |c_i|) where c_i < 0; entries
+ * where |c_i| is not finite (or below 1e-12, or above 1e30) keep 1.  Far
  * from the posterior (a starting point) log p may be locally convex in a
- * coordinate, and there 1 / |curvature| is still the scale on which the
- * gradient changes, so a leapfrog step of order 1 stays stable (as the
- * SoftAbs metric of Betancourt 2013 takes |eigenvalue|).  With 1 instead,
+ * coordinate; 1 / |c_i| is still the scale on which the gradient changes,
+ * so a leapfrog step of order 1 stays stable there (as the SoftAbs metric
+ * of Betancourt 2013 takes |eigenvalue|), but unlike 1 / c_i > 0 it says
+ * nothing about the posterior's width: hence at most 1, Stan's identity
+ * (what such entries had before).  With 1 instead,
  * the slopes of a Poisson regression at d = 8, N = 1e6 (curvature -450 to
  * -4e5 at the start, posterior variance 2e-5) forced a step size of 0.002
  * on the first 100 iterations, whose draws then gave the slow windows a
@@ -545,9 +547,9 @@ curvature_metric(sampler *s)
 		gm = s->z.g[i];
 		if (s->z.logp == -INFINITY)
 			continue;
-		c = fabs(gp - gm) / (2.0 * h);
-		if (dpb_isfinite(c) && c > 1e-12 && c < 1e30)
-			s->minv[i] = 1.0 / c;
+		c = (gm - gp) / (2.0 * h);
+		if (dpb_isfinite(c) && fabs(c) > 1e-12 && fabs(c) < 1e30)
+			s->minv[i] = c > 0 ? 1.0 / c : fmin(1.0, -1.0 / c);
 	}
 }
 

@@ -13,10 +13,11 @@
  * 25 doubling, terminal buffer 50; 15% / 75% / 10% of the warmup when it is
  * shorter than 150; no metric adaptation below 20 warmup iterations).
  * Optionally (curvature_init) the inverse metric starts, instead of as the
- * identity, as 1 / |the diagonal of the Hessian of log p| at the initial
- * point (central differences of the gradient, 2 dim evaluations; 1 where
- * that is not finite or nearly 0; the absolute value where log p is locally
- * convex, far from the posterior): when the posterior scales span
+ * identity, as 1 / the diagonal of the negative Hessian of log p at the
+ * initial point (central differences of the gradient, 2 dim evaluations;
+ * where it is negative, log p locally convex far from the posterior,
+ * min(1, 1 / its absolute value); 1 where it is not finite or nearly 0):
+ * when the posterior scales span
  * orders of magnitude, the identity makes the first window (before any
  * metric update) run at a step size fit for the narrowest direction and
  * trajectories of up to 2^max_depth steps.  The metric adaptation then
