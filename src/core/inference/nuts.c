@@ -45,8 +45,9 @@
  *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
  *    min(1, minv0), minv0 the initial inverse metric: 1 as in Stan, or with
  *    curvature_init 1 / the curvature at init (curvature_metric).  Below 1
- *    this is Stan's rule in the coordinates that minv0 makes unit-scale (Stan's absolute 1e-3
- *    would floor a posterior variance of 1e-6 at ~1e-5); the cap at Stan's
+ *    this is Stan's rule in the coordinates that minv0 makes unit-scale
+ *    (Stan's absolute 1e-3 would floor a posterior variance of 1e-6 at
+ *    ~1e-5); the cap at Stan's
  *    value keeps a point of near-zero curvature at init (minv0 huge) from
  *    inflating the metric for the whole warmup.
  *    Windows: an initial fast buffer of 75 iterations (step size only), slow
@@ -518,12 +519,12 @@ init_stepsize(sampler *s)
  * so a leapfrog step of order 1 stays stable there (as the SoftAbs metric
  * of Betancourt 2013 takes |eigenvalue|), but unlike 1 / c_i > 0 it says
  * nothing about the posterior's width: hence at most 1, Stan's identity
- * (what such entries had before).  With 1 instead,
- * the slopes of a Poisson regression at d = 8, N = 1e6 (curvature -450 to
- * -4e5 at the start, posterior variance 2e-5) forced a step size of 0.002
- * on the first 100 iterations, whose draws then gave the slow windows a
- * metric off by up to 1e3 either way: 340 000-510 000 gradients for the
- * chain against 17 000.  Uses s->z as scratch.
+ * (what such entries had before).  With 1 instead, the slopes of a Poisson
+ * regression at d = 8, N = 1e6 (curvature -450 to -4e5 at the start,
+ * posterior variance 2e-5) forced a step size of 0.002 on the first 100
+ * iterations, whose draws then gave the slow windows a metric off by up to
+ * 1e3 either way: 340 000-510 000 gradients for the chain against 17 000.
+ * Uses s->z as scratch.
  */
 static void
 curvature_metric(sampler *s)

@@ -17,10 +17,9 @@
  * initial point (central differences of the gradient, 2 dim evaluations;
  * where it is negative, log p locally convex far from the posterior,
  * min(1, 1 / its absolute value); 1 where it is not finite or nearly 0):
- * when the posterior scales span
- * orders of magnitude, the identity makes the first window (before any
- * metric update) run at a step size fit for the narrowest direction and
- * trajectories of up to 2^max_depth steps.  The metric adaptation then
+ * when the posterior scales span orders of magnitude, the identity makes
+ * the first window (before any metric update) run at a step size fit for
+ * the narrowest direction and trajectories of up to 2^max_depth steps.  The metric adaptation then
  * regularises towards 1e-3 min(1, this initial metric) rather than 1e-3 I.
  * With dense, the slow windows estimate the full covariance (shrunk towards
  * its diagonal by dim / (n + dim) for a window of n draws, then regularised
