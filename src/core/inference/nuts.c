@@ -40,17 +40,20 @@
  *    size of the latest heuristic (Stan sets mu from the user's initial step
  *    size once; we follow the paper).  Restarted after each metric update;
  *    at the end of warmup eps = exp(x_bar), the averaged iterate.
- *    With warm_restart, the restarts after a metric update use mu = log eps0
- *    (the heuristic's step size, not 10 times it) and t0 = 200: Stan's
- *    restart, made for an unknown step size, swings log eps by about
- *    20 (delta - accept) / sqrt(t) per iteration (0.2 to 0.6 of sd within
- *    a window at d = 8, N = 1e3, step sizes from 0.06 to 0.6), and every
- *    dip to a small step size costs a tree of depth 5 or 6; at the end of
- *    warmup the average of such swings also lands at a step size with a
- *    mean acceptance of 0.89 instead of 0.8.  With t0 = 200 the first steps
- *    are 20 times smaller; an error of the heuristic by a factor of 2 is
- *    still corrected within a window of 25 iterations at a mean acceptance
- *    of 0.74 instead of 0.8.
+ *    With warm_restart, the restarts after a metric update that another
+ *    slow window follows use mu = log eps0 (the heuristic's step size, not
+ *    10 times it) and t0 = 200: Stan's restart, made for an unknown step
+ *    size, swings log eps by about 20 (delta - accept) / sqrt(t) per
+ *    iteration (sd 0.3 to 0.7 within a window at d = 8, N = 1e3, step
+ *    sizes from 0.06 to 0.6), and every dip to a small step size costs a
+ *    tree of depth 5 or 6.  With t0 = 200 the first steps are 20 times
+ *    smaller; an error of the heuristic by a factor of 2 is still corrected
+ *    within a window of 25 iterations at a mean acceptance of 0.74 instead
+ *    of 0.8.  The restart before the terminal buffer stays Stan's: its x_bar
+ *    lands at a mean acceptance of ~0.89 (the average of the swings), and
+ *    the warm one's at ~0.8, with the same tree depth but more divergent
+ *    transitions (Poisson, d = 8, N = 1e4, eps = 0.1, 4 seeds: 67 against
+ *    9 with Stan's).
  *  - Windowed metric adaptation: the positions of the draws in the slow
  *    windows are accumulated (Welford); at the end of a window the inverse
  *    metric becomes the regularized variance (n/(n+5)) var + 1e-3 (5/(n+5))
@@ -1009,7 +1012,10 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 			/* heuristic from the current step size, as Stan */
 			if ((st = init_stepsize(s)) != DPB_OK)
 				goto done;
-			da_restart(&da, s->eps, o->warm_restart);
+			/* warm only when another slow window follows: the terminal
+			 * buffer, which sets the sampling phase's step size, restarts
+			 * as Stan's */
+			da_restart(&da, s->eps, o->warm_restart && it < win.warmup - win.term - 1);
 		}
 		if (it == o->warmup - 1 && da.t > 0)
 			s->eps = exp(da.x_bar);	/* end of warmup: averaged iterate */
