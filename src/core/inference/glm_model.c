@@ -50,17 +50,28 @@
 #include <string.h>
 
 /*
- * The tree depth limit in the initial fast buffer of the warmup (nuts.h):
- * from the starting point, before any metric update, the first trajectories
- * ran to depth 8-10, a quarter of all the gradients of a chain at d = 8,
- * N = 1000.
+ * The tree depth limit of the warmup until the first metric update (nuts.h):
+ * from the starting point the first trajectories ran to depth 8-10, a
+ * quarter of all the gradients of a chain at d = 8, N = 1000.  Until
+ * 2026-11 the limit held only in the initial fast buffer (75 iterations):
+ * the first slow window (25 iterations, still with the metric of the
+ * starting point) then ran to depth 6-7, 120-220 gradients per iteration,
+ * a tenth of a chain's gradients.
  */
 #define DPB_GLM_INIT_DEPTH 5
 
-/* The slopes' coordinates are chosen at the end of this slow window of the
- * warmup (2: after 75 + 25 + 50 iterations), by the rule of run_recoord
- * with this threshold; see docs/posterior.md. */
+/* The slopes' coordinates are chosen at the end of slow window
+ * DPB_GLM_RECOORD_WINDOW of the warmup (2: after 75 + 25 + 50 iterations),
+ * by the rule of run_recoord with the threshold DPB_GLM_KAPPA; when the
+ * rule keeps theta, again at the end of the following windows up to
+ * DPB_GLM_RECOORD_LAST (4: after 450 iterations), on all the slow windows'
+ * draws so far.  kappa_0 from the 75 draws of the first two windows is
+ * noisy: at d = 8, N = 1e3, a quarter of the chains kept theta
+ * (kappa_0 -0.45 to 0.06), and these chains ran at depth 5, 1.45 times the
+ * gradients of the others; on the 175 draws of three windows most of them
+ * switch (kappa_0 -0.61 to -0.67).  See docs/posterior.md. */
 #define DPB_GLM_RECOORD_WINDOW 2
+#define DPB_GLM_RECOORD_LAST 4
 #define DPB_GLM_KAPPA 0.5
 
 struct dpb_glm_ctx
@@ -781,7 +792,8 @@ slope_spread(const dpb_glm_ctx *c, const double *x, int n, double *kappa)
 /*
  * The choice of the slopes' coordinates at the end of the second slow
  * window of the warmup (nuts.h, recoord), from the 75 draws of the slow
- * windows.  kappa_0 is the slope of log |theta_j - mean| on log tau_j:
+ * windows, and when it keeps theta, again at the end of the third and the
+ * fourth on all the slow windows' draws (DPB_GLM_RECOORD_LAST).  kappa_0 is the slope of log |theta_j - mean| on log tau_j:
  * about -1 when the release pins b_j = tau_j theta_j and theta_j's spread
  * scales as 1 / tau_j (the banana at N = 1e3), about 0 when the prior
  * dominates.  kappa_1 is the same for b_j: about 0 in the first case, and
@@ -799,20 +811,33 @@ run_recoord(int n, double *draws, double *q, void *vctx)
 	int			dim = c->dim;
 	double		kappa[2];
 	const double *x;
+	double	   *core;
 
 	if (c->slope_alpha != 0)
+		return 0;
+	/* the draws in the core's coordinates, in a copy: when the rule keeps
+	 * theta they stay as they are, for the next window's try */
+	if ((core = malloc(sizeof(double) * (size_t) n * dim)) == NULL)
 		return 0;
 	for (int i = 0; i < n; i++)
 	{
 		if ((x = phi_to_core(c, draws + (size_t) i * dim)) == NULL)
+		{
+			free(core);
 			return 0;
-		memcpy(draws + (size_t) i * dim, x, sizeof(double) * dim);
+		}
+		memcpy(core + (size_t) i * dim, x, sizeof(double) * dim);
 	}
-	slope_spread(c, draws, n, kappa);
+	slope_spread(c, core, n, kappa);
 	if (!(kappa[0] <= -DPB_GLM_KAPPA && fabs(kappa[1]) <= DPB_GLM_KAPPA) ||
 		(x = phi_to_core(c, q)) == NULL)
-		return 0;				/* (the draws are not used further) */
+	{
+		free(core);
+		return 0;
+	}
 	memcpy(q, x, sizeof(double) * dim);
+	memcpy(draws, core, sizeof(double) * (size_t) n * dim);
+	free(core);
 	c->slope_alpha = fmin(1, -kappa[0]);
 	for (int i = 0; i <= n; i++)
 		core_to_phi(c, i < n ? draws + (size_t) i * dim : q);
@@ -871,7 +896,9 @@ dpb_glm_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *out,
 	m.record = run_record;
 	m.prior_options = "theta_scale, mu_scale, tau_scale, lkj_eta";
 	m.init_max_depth = DPB_GLM_INIT_DEPTH;
+	m.warm_restart = 1;
 	m.recoord_window = DPB_GLM_RECOORD_WINDOW;
+	m.recoord_last = DPB_GLM_RECOORD_LAST;
 	m.recoord = run_recoord;
 	st = dpb_nuts_chains(&m, o, 1, out, err);
 	dpb_glm_ctx_free(x.c);

@@ -25,9 +25,12 @@
  * its diagonal by dim / (n + dim) for a window of n draws, then regularised
  * as the diagonal one), as Stan's dense_e adaptation; the metric starts
  * diagonal.  Each leapfrog step then costs O(dim^2) more.  Optionally
- * (init_max_depth) the trees of the initial fast buffer are limited to a
- * smaller depth: far from the typical set, before any metric update, they
- * otherwise run to max_depth.  Optionally (recoord) the model may change
+ * (init_max_depth) the trees before the first metric update (the initial
+ * fast buffer and the first slow window) are limited to a smaller depth:
+ * far from the typical set, or with the metric of the starting point, they
+ * otherwise run to max_depth.  Optionally (warm_restart) the dual averaging
+ * restarts after a metric update from the heuristic's step size, with
+ * smaller first steps (nuts.c).  Optionally (recoord) the model may change
  * its coordinates, and ask for a dense metric, at the end of a slow window,
  * from the warmup's draws.  See nuts.c for the details.
  */
@@ -61,9 +64,11 @@ typedef struct dpb_nuts_opts
 								 * inverse curvature at init (see above),
 								 * else as the identity */
 	int			dense;			/* nonzero: a dense metric (see above) */
-	int			init_max_depth; /* > 0: the tree depth limit during the
-								 * initial fast buffer (see above), else
+	int			init_max_depth; /* > 0: the tree depth limit until the
+								 * first metric update (see above), else
 								 * max_depth */
+	int			warm_restart;	/* nonzero: warm restarts of the dual
+								 * averaging after metric updates (nuts.c) */
 	dpb_interrupt_fn interrupt; /* polled before every density evaluation, may be NULL */
 	/* Optional Gibbs step after every transition (warmup included), may be
 	 * NULL: it may change the target's conditioning state held in f's ctx
@@ -73,7 +78,9 @@ typedef struct dpb_nuts_opts
 	int			(*gibbs) (const double *x, void *ctx);
 	/* Optional choice of coordinates and metric during warmup (may be
 	 * NULL): at the end of the slow window number recoord_window (1 = the
-	 * first), recoord gets the n >= 2 draws of the slow windows so far
+	 * first), and of the following ones up to recoord_last (0: only
+	 * recoord_window) while it returned 0, recoord gets the n >= 2 draws of
+	 * the slow windows so far
 	 * (n x dim, row-major) and the current point q.  It may map the draws
 	 * and q (in place) to other coordinates of the same density, which f
 	 * (its ctx) uses from then on, and return DPB_RECOORD_MAPPED; with
@@ -82,6 +89,7 @@ typedef struct dpb_nuts_opts
 	 * window's.  The sampling phase runs in the coordinates and with the
 	 * metric of the end of warmup, fixed. */
 	int			recoord_window;
+	int			recoord_last;
 	int			(*recoord) (int n, double *draws, double *q, void *ctx);
 } dpb_nuts_opts;
 
@@ -99,7 +107,8 @@ typedef struct dpb_nuts_stats
 } dpb_nuts_stats;
 
 /* warmup 1000, draws 1000, target_accept 0.8, max_depth 10,
- * curvature_init 0, no interrupt, no gibbs step, no recoord window */
+ * curvature_init 0, init_max_depth 0, warm_restart 0, no interrupt, no
+ * gibbs step, no recoord window */
 void		dpb_nuts_opts_default(dpb_nuts_opts *o);
 
 /*

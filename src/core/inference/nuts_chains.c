@@ -34,7 +34,9 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 	no.interrupt = o->interrupt;
 	no.init_max_depth = m->init_max_depth;
 	no.gibbs = m->gibbs;
+	no.warm_restart = m->warm_restart;
 	no.recoord_window = m->recoord_window;
+	no.recoord_last = m->recoord_last;
 	no.recoord = m->recoord;
 	for (int ci = 0; ci < o->chains && st == DPB_OK; ci++)
 	{

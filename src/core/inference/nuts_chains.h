@@ -30,9 +30,13 @@ typedef struct dpb_nuts_model
 	/* > 0: the tree depth limit of the initial fast buffer
 	 * (dpb_nuts_opts.init_max_depth) */
 	int			init_max_depth;
+	/* warm restarts of the step size adaptation (dpb_nuts_opts.warm_restart) */
+	int			warm_restart;
 	/* the choice of coordinates and metric in warmup
-	 * (dpb_nuts_opts.recoord_window and recoord, with ctx), may be 0, NULL */
+	 * (dpb_nuts_opts.recoord_window, recoord_last and recoord, with ctx),
+	 * may be 0, 0, NULL */
 	int			recoord_window;
+	int			recoord_last;
 	int			(*recoord) (int n, double *draws, double *q, void *ctx);
 } dpb_nuts_model;
 
