@@ -15,9 +15,14 @@ D=${2:-4} N=${3:-1000} CHAINS=${4:-4} DRAWS=${5:-10000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git archive "$rev" src/core | tar -x -C "$tmp"
-build() {	# $1 = core directory, $2 = output
-	cc -O2 -std=gnu99 -I"$1" -Ibench $(pkg-config --cflags openblas) -o "$2" \
-		bench/tools/glm_summary.c bench/bench_util.c "$1"/*.c -lgsl -lopenblas -lm
+. bench/tools/core.sh
+build() {	# $1 = core directory (sources in sub-folders by concern), $2 = output
+	local inc=""
+	for sub in "$1"/*/; do inc="$inc -I$sub"; done
+	# shellcheck disable=SC2086
+	cc -O2 -std=gnu99 -I"$1" $inc -Ibench $(pkg-config --cflags openblas) \
+		${DPB_MVEC_LIBS:+-DDPB_HAVE_LIBMVEC} -o "$2" \
+		bench/tools/glm_summary.c bench/bench_util.c "$1"/*/*.c $DPB_CORE_LIBS
 }
 build "$tmp/src/core" "$tmp/a"
 build src/core "$tmp/b"
