@@ -13,6 +13,7 @@ const char *unit_current = "";
 
 #define UNIT_TESTS(X) \
 	X(diag) \
+	X(linalg) \
 	X(layout) \
 	X(batch) \
 	X(glm) \

@@ -16,7 +16,9 @@
 
 /* Fortran LAPACK prototypes (OpenBLAS provides them) */
 extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-extern void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+extern void dtrtri_(const char *uplo, const char *diag, const int *n, double *a,
+					const int *lda, int *info);
+extern void dlauum_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 extern void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a,
 					const int *lda, double *w, double *work, const int *lwork,
 					int *iwork, const int *liwork, int *info);
@@ -106,13 +108,56 @@ dpb_tri_solve_t(const double *L, int n, double *x)
 	cblas_dtrsv(CblasRowMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, x, 1);
 }
 
+/*
+ * The inverse of the column-major upper triangular n x n block U (leading
+ * dimension ld) in place, by halves: with U = [U11 U12; 0 U22],
+ * U^-1 = [U11^-1, -U11^-1 U12 U22^-1; 0, U22^-1], the off-diagonal block by
+ * two dtrmm (level 3) and the halves of at most DPB_TRINV_LEAF rows by
+ * LAPACK dtrtri.  OpenBLAS's own dtrtri (0.3.21) inverts blocks of up to 64
+ * rows column by column (dtrmv, one daxpy per column), which was a sixth of
+ * a logistic posterior's gradient at d = 12 (n = 104 statistics); this
+ * costs 0.77-0.85 of its time there (bench/README, "Issue 12").  Returns
+ * LAPACK's info (> 0: a zero on the diagonal).
+ */
+#define DPB_TRINV_LEAF 16
+
+static int
+tri_inverse_upper(double *U, int n, int ld)
+{
+	int			n1 = n / 2,
+				n2 = n - n1,
+				info;
+
+	if (n <= DPB_TRINV_LEAF)
+	{
+		dtrtri_("U", "N", &n, U, &ld, &info);
+		return info;
+	}
+	if ((info = tri_inverse_upper(U, n1, ld)) != 0)
+		return info;
+	if ((info = tri_inverse_upper(U + (size_t) n1 * ld + n1, n2, ld)) != 0)
+		return info + n1;
+	/* U12 <- -U11^-1 U12 U22^-1 (U11, U22 already inverted) */
+	cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit,
+				n1, n2, 1.0, U, ld, U + (size_t) n1 * ld, ld);
+	cblas_dtrmm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit,
+				n1, n2, -1.0, U + (size_t) n1 * ld + n1, ld, U + (size_t) n1 * ld, ld);
+	return 0;
+}
+
 dpb_status
 dpb_chol_inverse_lower(double *L, int n)
 {
 	int			info;
 
-	/* LAPACK dpotri on the factor (row-major lower = column-major upper) */
-	dpotri_("U", &n, L, &n, &info);
+	/*
+	 * (L L^T)^-1 = L^-T L^-1 on the factor (row-major lower = column-major
+	 * upper U, L L^T = U^T U): U^-1 (tri_inverse_upper), then LAPACK dlauum
+	 * forms U^-1 U^-T in the same triangle, as dpotri does after its dtrtri.
+	 */
+	if ((info = tri_inverse_upper(L, n, n)) != 0)
+		return DPB_ENUMERIC;
+	dlauum_("U", &n, L, &n, &info);
 	return info == 0 ? DPB_OK : DPB_ENUMERIC;
 }
 

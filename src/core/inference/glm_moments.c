@@ -567,21 +567,34 @@ work_init(glm_work *W, const dpb_layout *L, dpb_glm_approx approx,
 /*
  * 1 when every x[0 .. len) is finite (an exponent field of all ones is an
  * infinity or a NaN): one branch-free pass, not a test and branch per entry.
+ * The exponent field plus one in its lowest bit carries into the sign bit
+ * only when the field is all ones, so the or of those sums has its top bit
+ * set exactly when some entry is not finite: no compare in the loop.
  */
 static int
 all_finite(const double *x, size_t len)
 {
-	uint64_t	bad = 0;
+	const uint64_t ex = UINT64_C(0x7ff0000000000000),
+				one = UINT64_C(0x0010000000000000);
+	uint64_t	acc[4] = {0, 0, 0, 0},
+				u[4];
 	size_t		i;
 
-	for (i = 0; i < len; i++)
+	/* four independent accumulators */
+	for (i = 0; i + 4 <= len; i += 4)
 	{
-		uint64_t	u;
-
-		memcpy(&u, x + i, sizeof(u));
-		bad |= (~u & UINT64_C(0x7ff0000000000000)) == 0;
+		memcpy(u, x + i, sizeof(u));
+		acc[0] |= (u[0] & ex) + one;
+		acc[1] |= (u[1] & ex) + one;
+		acc[2] |= (u[2] & ex) + one;
+		acc[3] |= (u[3] & ex) + one;
 	}
-	return bad == 0;
+	for (; i < len; i++)
+	{
+		memcpy(u, x + i, sizeof(u[0]));
+		acc[0] |= (u[0] & ex) + one;
+	}
+	return ((acc[0] | acc[1] | acc[2] | acc[3]) >> 63) == 0;
 }
 
 /* E[y^c_k y^c_l t_k t_l] with (alpha, beta) = stat k, (gamma, delta) = l:
