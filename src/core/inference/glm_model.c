@@ -74,6 +74,25 @@
 #define DPB_GLM_RECOORD_LAST 4
 #define DPB_GLM_KAPPA 0.5
 
+/* The switch to b_j = tau_j^alpha theta_j also needs the location of theta_j
+ * to move as tau_j^-lambda (slope_shift) with lambda >= DPB_GLM_LAMBDA and
+ * lambda / se >= DPB_GLM_LAMBDA_T (se from the draws as if independent, so
+ * a signal-to-noise ratio, not a test).  The spread rule alone (kappa) also
+ * fired where the prior holds theta_j whatever tau_j (Poisson, d = 8,
+ * N = 1e4, eps = 0.1): there the switched slopes made a funnel and 20, 0,
+ * 8, 2, 12, 3 divergences of 4000 draws at seeds 7, 1, 2, 8, 9, 10.  Over
+ * the warmup draws of these chains lambda was -0.64 to 0.28 (one chain
+ * 0.75 at se 0.25), in the logistic d = 8, N = 1e3 chains that switched
+ * 0.49 to 1.29, lambda / se 2.7 to 13 (seeds 7-16).  Where the spread rule
+ * holds and this one does not, the metric becomes dense in the theta
+ * coordinates: no divergences in the Poisson cell at these six seeds, at
+ * 29.6-32.2 gradients per iteration against 28.8-31.6 (a diagonal metric
+ * there: 30.4-35.0, with 10-36% less bulk ESS).  The logistic chains are
+ * unchanged but for one that now keeps theta (seed 8, 22.2 gradients per
+ * iteration instead of 21.1). */
+#define DPB_GLM_LAMBDA 0.5
+#define DPB_GLM_LAMBDA_T 3.5
+
 struct dpb_glm_ctx
 {
 	const dpb_release *r;
@@ -790,6 +809,57 @@ slope_spread(const dpb_glm_ctx *c, const double *x, int n, double *kappa)
 }
 
 /*
+ * lambda: the slope of theta_j on log tau_j in units of -mean theta_j, pooled
+ * over j by least squares with each j weighted by its precision
+ * (mean theta_j / sd theta_j)^2 times the variance of log tau_j; about 1
+ * when the release pins b_j = tau_j theta_j (theta_j ~ 1 / tau_j), about 0
+ * when the prior dominates.  *prec gets the sum of the weights, so that
+ * lambda's standard error for n independent draws is 1 / sqrt(n *prec).
+ * x holds n draws in the core's coordinates.
+ */
+static double
+slope_shift(const dpb_glm_ctx *c, const double *x, int n, double *prec)
+{
+	int			d = c->d,
+				p = c->p,
+				dim = c->dim;
+	double		num = 0,
+				den = 0;
+
+	for (int j = 0; j < d; j++)
+	{
+		int			k = c->L.intercept + j;
+		double		ml = 0,
+					mt = 0,
+					cv = 0,
+					vl = 0,
+					vt = 0;
+
+		for (int i = 0; i < n; i++)
+		{
+			ml += x[(size_t) i * dim + p + d + j] / n;
+			mt += x[(size_t) i * dim + k] / n;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			double		l = x[(size_t) i * dim + p + d + j] - ml,
+						t = x[(size_t) i * dim + k] - mt;
+
+			cv += l * t;
+			vl += l * l;
+			vt += t * t;
+		}
+		if (vt > 0)
+		{
+			num -= mt * cv / vt;
+			den += mt * mt * vl / vt;
+		}
+	}
+	*prec = den;
+	return den > 0 ? num / den : 0;
+}
+
+/*
  * The choice of the slopes' coordinates at the end of the second slow
  * window of the warmup (nuts.h, recoord), from the 75 draws of the slow
  * windows, and when it keeps theta, again at the end of the third and the
@@ -798,18 +868,25 @@ slope_spread(const dpb_glm_ctx *c, const double *x, int n, double *kappa)
  * scales as 1 / tau_j (the banana at N = 1e3), about 0 when the prior
  * dominates.  kappa_1 is the same for b_j: about 0 in the first case, and
  * positive (a funnel) in the second.  With kappa_0 <= -DPB_GLM_KAPPA and
- * |kappa_1| <= DPB_GLM_KAPPA the slopes become b_j = tau_j^alpha theta_j
- * with alpha = min(1, -kappa_0), and the metric dense; else nothing
- * changes.  (The draws are a function of the release and the sampler's
- * randomness only, so this is post-processing; the sampling phase runs in
- * the coordinates chosen here.)
+ * |kappa_1| <= DPB_GLM_KAPPA, and lambda (slope_shift) >= DPB_GLM_LAMBDA
+ * at lambda / se >= DPB_GLM_LAMBDA_T, the slopes become b_j =
+ * tau_j^alpha theta_j with alpha = min(1, -kappa_0), and the metric dense;
+ * when only the kappa rule holds, only the metric becomes dense (and no
+ * later window tries again); else nothing changes.  (The draws are a
+ * function of the release and the sampler's randomness only, so this is
+ * post-processing; the sampling phase runs in the coordinates chosen
+ * here.)
  */
 static int
 run_recoord(int n, double *draws, double *q, void *vctx)
 {
 	dpb_glm_ctx *c = ((glm_run_ctx *) vctx)->c;
 	int			dim = c->dim;
-	double		kappa[2];
+	double		kappa[2],
+				lambda,
+				prec;
+	int			spread,
+				shift;
 	const double *x;
 	double	   *core;
 
@@ -829,8 +906,16 @@ run_recoord(int n, double *draws, double *q, void *vctx)
 		memcpy(core + (size_t) i * dim, x, sizeof(double) * dim);
 	}
 	slope_spread(c, core, n, kappa);
-	if (!(kappa[0] <= -DPB_GLM_KAPPA && fabs(kappa[1]) <= DPB_GLM_KAPPA) ||
-		(x = phi_to_core(c, q)) == NULL)
+	lambda = slope_shift(c, core, n, &prec);
+	spread = kappa[0] <= -DPB_GLM_KAPPA && fabs(kappa[1]) <= DPB_GLM_KAPPA;
+	shift = lambda >= DPB_GLM_LAMBDA &&
+		lambda * sqrt(n * prec) >= DPB_GLM_LAMBDA_T;
+	if (spread && !shift)
+	{
+		free(core);
+		return DPB_RECOORD_DENSE;
+	}
+	if (!spread || (x = phi_to_core(c, q)) == NULL)
 	{
 		free(core);
 		return 0;
