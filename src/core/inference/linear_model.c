@@ -841,9 +841,12 @@ dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
 
 /*
  * The latent form's warmup: a dense metric from the end of the first slow
- * window (nuts.h, recoord; the coordinates stay).  Measured on 16 releases
- * of 300 rows at epsilon 0.1 (add/remove): the smallest tail ESS of N 707
- * against 342 with the diagonal metric (bench/results/laplace_auto.md).
+ * window (nuts.h, recoord; the coordinates stay).  Against the diagonal
+ * metric it is a wash where measured (bench/results/laplace_auto.md: 48
+ * runs on 300-row epsilon 0.1 releases, 42 against 46 converged, 4 against
+ * 9 divergences; d = 10, N = 1e4, epsilon 0.1: 334 against 278 gradients
+ * per iteration); kept because the grid, the SBC and the regression tests
+ * were measured with it.
  */
 static int
 latent_dense(int n, double *draws, double *q, void *ctx)
