@@ -9,18 +9,26 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPS=${SBC_REPS:-400}
-# LAPLACE_NOISE=latent: Laplace releases with options {"laplace_noise": "latent"}
-# (the Gaussian lines repeat the default run), recorded in sbc_linear_latent.md
+# LAPLACE_NOISE: options laplace_noise of the Laplace releases: omega (recorded
+# in sbc_linear_nuts.md), latent (sbc_linear_latent.md) or auto, the default
+# (sbc_linear_auto.md); the Gaussian lines repeat the default run.
+# MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
+# "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
+EPSS=${EPSS:-0.5 1}
+NS=${NS:-100 10000}
 make -s test/unit_run
 out=bench/results/sbc_linear_nuts.md
 [ "$LAPLACE_NOISE" = latent ] && out=bench/results/sbc_linear_latent.md
+[ "$LAPLACE_NOISE" = auto ] && out=bench/results/sbc_linear_auto.md
+out=${OUT:-$out}
 tmp=$(mktemp -d)
 t0=$(date +%s)
 # two settings at a time (the machine's two cores)
-for N in 100 10000; do
-	for eps in 0.5 1; do
-		( DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
+for N in $NS; do
+	for eps in $EPSS; do
+		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
+			DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
 			nice ./test/unit_run linear | grep "^SBC nuts" > "$tmp/$N-$eps.txt" ) &
 	done
 	wait
@@ -29,16 +37,17 @@ t1=$(date +%s)
 {
 	echo "# Simulation-based calibration, linear regression, the default sampler (NUTS, marginalised statistics)"
 	echo
-	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
+	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE${MECHS:+ MECHS=$MECHS} EPSS=\"$EPSS\" NS=\"$NS\" bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
 	echo "shared 2-core machine with several other workers). KS p-values of the ranks (randomised to"
 	echo "uniforms) of theta0, theta1, theta2, sigma among 100 draws (one chain, 500 warmup, no thinning);"
 	echo "d = 2, clip 1, y_bound 2, delta = 1e-5 for Gaussian; parameters and data drawn from the sampler's"
-	echo "prior (test/test_linear.c, run_sbc). Pass: every p > 0.01."
+	echo "prior (test/test_linear.c, run_sbc). Pass: every p > 0.01. latent=K: the Laplace"
+	echo "replications that ran in the latent form (laplace_noise \"auto\" chooses per release)."
 	echo
 	echo '```'
-	cat "$tmp"/100-0.5.txt "$tmp"/100-1.txt "$tmp"/10000-0.5.txt "$tmp"/10000-1.txt
+	for N in $NS; do for eps in $EPSS; do cat "$tmp/$N-$eps.txt"; done; done
 	echo '```'
 	echo
-	awk '{for (i = NF - 3; i <= NF; i++) if ($i + 0 < m || m == "") m = $i + 0} END {printf "Smallest p over the 8 settings x 4 variables: %.4g (threshold 0.01).\n", m}' "$tmp"/*.txt
+	awk '{for (i = NF - 3; i <= NF; i++) if ($i + 0 < m || m == "") m = $i + 0} END {printf "Smallest p over the settings x 4 variables: %.4g (threshold 0.01).\n", m}' "$tmp"/*.txt
 } | tee "$out"
 rm -rf "$tmp"

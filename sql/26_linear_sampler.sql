@@ -51,20 +51,45 @@ SELECT (SELECT array_agg(value ORDER BY draw, variable) FROM lsrel,
                dpbayes.posterior(rg, draws => 20, chains => 1, warmup => 50, seed => 3,
                                  options => '{"sampler": "nuts"}')) AS nuts_is_default;
 
--- options {"laplace_noise": "latent"} (Laplace releases: the latent
--- statistics non-centred, the exact Laplace likelihood) and "omega" (the
--- default); short runs, whose warnings are not the point
+-- options laplace_noise (Laplace releases): "omega" (the noise as a scale
+-- mixture), "latent" (the latent statistics non-centred, the exact Laplace
+-- likelihood) and "auto", the default: latent where the noise dominates
+-- every statistic (here 300 rows at epsilon 0.1, replace-one and
+-- add/remove), omega elsewhere (the 50 000-row release above).  Short runs,
+-- whose warnings are not the point, show which form the default took.
 CREATE TABLE lsn AS
 SELECT dpbayes.linear_release(ARRAY[a, b], 0.5 + 1.0 * a - 0.7 * b + 0.5 * (random() - 0.5),
          dpbayes.privacy(epsilon => 0.1, y_bound => 3, mechanism => 'laplace', neighbours => 'replace',
-                         lower => ARRAY[-1, -1], upper => ARRAY[1, 1], features => ARRAY['a', 'b'])) AS r
+                         lower => ARRAY[-1, -1], upper => ARRAY[1, 1], features => ARRAY['a', 'b'])) AS r,
+       dpbayes.linear_release(ARRAY[a, b], 0.5 + 1.0 * a - 0.7 * b + 0.5 * (random() - 0.5),
+         dpbayes.privacy(epsilon => 0.1, y_bound => 3, mechanism => 'laplace',
+                         lower => ARRAY[-1, -1], upper => ARRAY[1, 1], features => ARRAY['a', 'b'])) AS ra
 FROM (SELECT 2 * random() - 1 AS a, 2 * random() - 1 AS b FROM generate_series(1, 300)) s;
 SET client_min_messages = error;
 SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
                                                    options => '{"laplace_noise": "omega"}');
 SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
                                                    options => '{"laplace_noise": "latent"}');
+CREATE FUNCTION pg_temp.same(rel dpbayes.release, opts jsonb) RETURNS boolean LANGUAGE sql AS $$
+  SELECT (SELECT array_agg(value ORDER BY draw, variable)
+          FROM dpbayes.posterior(rel, draws => 20, chains => 1, warmup => 50, seed => 2))
+       = (SELECT array_agg(value ORDER BY draw, variable)
+          FROM dpbayes.posterior(rel, draws => 20, chains => 1, warmup => 50, seed => 2, options => opts)) $$;
+SELECT pg_temp.same(r, '{"laplace_noise": "latent"}') AS replace_latent,
+       pg_temp.same(ra, '{"laplace_noise": "latent"}') AS add_remove_latent,
+       pg_temp.same(r, '{"laplace_noise": "auto"}') AS auto_is_default
+FROM lsn;
+SELECT pg_temp.same(rl, '{"laplace_noise": "omega"}') AS large_omega FROM lsrel;
 RESET client_min_messages;
+-- the defaults on the noise-dominated releases: converged, no divergent
+-- transitions
+SELECT 'replace' AS release, variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 400 AND ess_tail >= 400 AS ess_ok,
+       divergences = 0 AS no_divergences
+FROM lsn, dpbayes.posterior_summary(r, seed => 1)
+UNION ALL
+SELECT 'add/remove', variable, rhat <= 1.01, ess_bulk >= 400 AND ess_tail >= 400, divergences = 0
+FROM lsn, dpbayes.posterior_summary(ra, seed => 1)
+ORDER BY 1, 2;
 
 -- errors
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -79,3 +104,4 @@ SELECT pg_temp.err($q$SELECT * FROM lsrel, dpbayes.posterior(rg, draws => 5, cha
 SELECT pg_temp.err($q$SELECT * FROM lsrel, dpbayes.posterior(rg, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"sampler": "nuts", "x_moments": "noisy"}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM lsn, dpbayes.posterior(r, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"laplace_noise": "gaussian"}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM lsn, dpbayes.posterior(r, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"laplace_noise": 1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM lsn, dpbayes.posterior(r, draws => 5, chains => 1, warmup => 5, seed => 1, options => '{"laplace_noise": "Auto"}')$q$);

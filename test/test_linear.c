@@ -9,6 +9,7 @@
 #include "gibbs_linear.h"
 #include "accum.h"
 #include "linalg.h"
+#include "linear_model.h"
 #include "sim.h"
 
 #include <gsl/gsl_randist.h>
@@ -135,6 +136,7 @@ static double sbc_noisy_share = 0;
  * marginal likelihood in test_linear_nuts_sbc and with DPB_SBC_SAMPLER=nuts
  * (bench/sbc_linear_nuts.sh) */
 static dpb_sampler sbc_sampler = DPB_SAMPLER_GIBBS;
+static int	sbc_latent;			/* Laplace replications in the latent form */
 
 void		openblas_set_num_threads(int n);
 int			openblas_get_num_threads(void);
@@ -198,9 +200,12 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
 		o.sampler = sbc_sampler;
-		/* DPB_SBC_LAPLACE_NOISE=latent (bench): the latent-statistics form */
+		/* DPB_SBC_LAPLACE_NOISE=latent or omega (bench): that form;
+		 * otherwise the default, "auto" (dpb_lin_use_latent) */
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent") == 0)
 			o.lin.laplace_latent = 1;
+		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "omega") == 0)
+			o.lin.laplace_latent = 0;
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;
@@ -272,6 +277,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			un->mean_sd += o.count.n_sd / reps;
 			o.count.n_sd *= un->sd_factor;
 		}
+		if (mech == DPB_MECH_LAPLACE && sbc_sampler == DPB_SAMPLER_NUTS &&
+			method == DPB_METHOD_NOISE_AWARE)
+			sbc_latent += dpb_lin_use_latent(&r, &o) == 1;
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
@@ -350,12 +358,15 @@ test_linear(void)
 
 		sbc_sampler = DPB_SAMPLER_NUTS;
 		openblas_set_num_threads(1);
-		for (j = 0; j < 2; j++)
+		/* DPB_SBC_MECHS=laplace: the Laplace releases only */
+		for (j = getenv("DPB_SBC_MECHS") && strcmp(getenv("DPB_SBC_MECHS"), "laplace") == 0; j < 2; j++)
 		{
+			sbc_latent = 0;
 			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
 					reps, N, eps, NULL, &na);
-			printf("SBC nuts N=%d eps=%g %s reps=%d clipped=%.4f%% p: %.4g %.4g %.4g %.4g\n",
-				   N, eps, j ? "laplace" : "gaussian", reps, 100 * na.clipped_frac,
+			/* latent=K: the latent form ran in K of the replications */
+			printf("SBC nuts N=%d eps=%g %s reps=%d clipped=%.4f%% latent=%d p: %.4g %.4g %.4g %.4g\n",
+				   N, eps, j ? "laplace" : "gaussian", reps, 100 * na.clipped_frac, sbc_latent,
 				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
 		}
 		sbc_sampler = DPB_SAMPLER_GIBBS;

@@ -167,6 +167,51 @@ test_linear_nuts_grad(void)
 		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].what);
 		dpb_release_free_stats(&r);
 	}
+
+	/*
+	 * laplace_noise "auto" (the default, -1): the latent form where the
+	 * noise dominates every statistic (300 rows at epsilon 0.1), omega where
+	 * it does not (50 000 rows at epsilon 1); an explicit choice stands;
+	 * Gaussian releases have no form to choose
+	 */
+	{
+		struct
+		{
+			int			N;
+			double		eps;
+			dpb_mechanism mech;
+			dpb_neighbours nb;
+			int			set,
+						want;
+		}			rc[] = {
+			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, -1, 1},
+			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_REPLACE, -1, 1},
+			{50000, 1.0, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, -1, 0},
+			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, 0},
+			{50000, 1.0, DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, 1},
+			{300, 0.1, DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, -1, 0},
+		};
+
+		for (size_t k = 0; k < sizeof(rc) / sizeof(rc[0]); k++)
+		{
+			dpb_release r;
+			dpb_infer_opts o;
+			int			got;
+
+			if (make_release(rc[k].N, rc[k].eps, rc[k].mech, rc[k].nb, 1, 40 + k, &r, NULL) != 0)
+			{
+				CHECK(0, "sim_release failed");
+				continue;
+			}
+			dpb_infer_opts_default(&o, &r);
+			CHECK(o.lin.laplace_latent == -1, "the default is auto");
+			o.lin.laplace_latent = rc[k].set;
+			got = dpb_lin_use_latent(&r, &o);
+			CHECK(got == rc[k].want, "laplace_noise case %zu (N %d, eps %g, set %d): latent %d, want %d",
+				  k, rc[k].N, rc[k].eps, rc[k].set, got, rc[k].want);
+			dpb_release_free_stats(&r);
+		}
+	}
 }
 
 /* summaries of the first 4 variables (theta 0..2, sigma) */

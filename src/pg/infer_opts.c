@@ -14,6 +14,7 @@
 #include "utils/numeric.h"
 
 #include "linalg.h"
+#include "linear_model.h"
 #include "posterior.h"
 
 /*
@@ -337,14 +338,16 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			char	   *m;
 
 			if (val.type != jbvString)
-				bad_option(key, "\"omega\" or \"latent\" is expected.");
+				bad_option(key, "\"auto\", \"omega\" or \"latent\" is expected.");
 			m = pnstrdup(val.val.string.val, val.val.string.len);
-			if (strcmp(m, "omega") == 0)
+			if (strcmp(m, "auto") == 0)
+				o->lin.laplace_latent = -1;
+			else if (strcmp(m, "omega") == 0)
 				o->lin.laplace_latent = 0;
 			else if (strcmp(m, "latent") == 0)
 				o->lin.laplace_latent = 1;
 			else
-				bad_option(key, "\"omega\" or \"latent\" is expected.");
+				bad_option(key, "\"auto\", \"omega\" or \"latent\" is expected.");
 		}
 		else if (strcmp(key, "sampler") == 0)
 		{
@@ -384,6 +387,19 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				bad_option(key, "true or false is expected.");
 			o->nuisance = val.val.boolean ? 1 : 0;
 		}
+	}
+	/* laplace_noise "auto" (the default): the form is chosen here, from
+	 * the release and the options as parsed, so that the run and its
+	 * warnings' hint see the same form */
+	if (o->lin.laplace_latent < 0)
+	{
+		int			lat = dpb_lin_use_latent(r, o);
+
+		if (lat < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("out of memory")));
+		o->lin.laplace_latent = lat;
 	}
 }
 

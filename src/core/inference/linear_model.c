@@ -30,6 +30,7 @@
 #include "linalg.h"
 #include "nuts_chains.h"
 
+#include <gsl/gsl_cblas.h>	/* cblas_dtrsm (OpenBLAS) */
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
@@ -197,6 +198,51 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	return c;
 }
 
+/*
+ * An unknown N in the latent form (no upper bound): N = n_lo + s
+ * softplus(u), s = the count's noise sd, instead of dpb_n_from_u's
+ * n_lo + e^u.  Where the latent form is taken the count is noisy relative
+ * to N, and N's posterior reaches towards n_lo: in log N that left tail is
+ * long against the bulk (u's scale there is s / N), in u it is not.
+ */
+static int
+lin_n_softplus(const dpb_lin_ctx *c)
+{
+	return c->eta_aug && isinf(c->o->count.n_hi) && c->o->count.n_sd > 0;
+}
+
+static double
+lin_n_from_u(const dpb_lin_ctx *c, double u, double *dNdu, double *logjac,
+			 double *dlogjac)
+{
+	const dpb_infer_opts *o = c->o;
+	double		s = o->count.n_sd,
+				sp,
+				sg;
+
+	if (!lin_n_softplus(c))
+		return dpb_n_from_u(o, u, dNdu, logjac, dlogjac);
+	/* softplus(u) and sigmoid(u), stable both ways */
+	sp = u > 0 ? u + log1p(exp(-u)) : log1p(exp(u));
+	sg = u >= 0 ? 1 / (1 + exp(-u)) : exp(u) / (1 + exp(u));
+	*dNdu = s * sg;
+	*logjac = log(s) + (u > 0 ? -log1p(exp(-u)) : u - log1p(exp(u)));
+	*dlogjac = 1 - sg;
+	return o->count.n_lo + s * sp;
+}
+
+static double
+lin_n_to_u(const dpb_lin_ctx *c, double N)
+{
+	double		t;
+
+	if (!lin_n_softplus(c))
+		return dpb_n_to_u(c->o, N);
+	t = (N - c->o->count.n_lo) / c->o->count.n_sd;
+	/* the inverse of softplus: log(e^t - 1) */
+	return t > 30 ? t + log1p(-exp(-t)) : log(expm1(t));
+}
+
 /* theta, sigma^2, mu, Lc, Sigma and N from phi; dNdu etc. for N unknown */
 static int
 unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
@@ -239,7 +285,7 @@ unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
 		for (j = 0; j < d; j++)
 			c->theta[0] -= c->theta[1 + j] * c->mu[j];
 	if (c->nunk)
-		c->N = dpb_n_from_u(o, phi[c->dim_phi - 1], dNdu, logjac, dlogjac);
+		c->N = lin_n_from_u(c, phi[c->dim_phi - 1], dNdu, logjac, dlogjac);
 	if (!(c->sigma2 > 0) || !dpb_isfinite(c->sigma2) || !(c->N > 0))
 		return 1;
 	return 0;
@@ -281,11 +327,10 @@ likelihood_eta(dpb_lin_ctx *c, const double *eta, double *geta)
 {
 	int			n = c->n,
 				i,
-				j,
-				k;
+				j;
 	double	   *L = c->M,
 			   *P = c->ex,
-			   *S = c->ex + n * n,
+			   *S,
 			   *sb = c->ex + 3 * n * n,
 				lik = 0,
 				N = c->N;
@@ -315,37 +360,27 @@ likelihood_eta(dpb_lin_ctx *c, const double *eta, double *geta)
 			t += L[i * n + j] * sb[i];
 		geta[j] = t;
 	}
-	/* P = Phi(L^T Lbar), Lbar_ij = sb_i eta_j (i >= j) */
+	/*
+	 * P = Phi(L^T Lbar), Lbar_kj = sb_k eta_j (k >= j): for j <= i,
+	 * (L^T Lbar)_ij = sum_{k >= i} L_ki sb_k eta_j = g_i eta_j with g =
+	 * L^T sb = geta + eta
+	 */
 	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-		{
-			double		t = 0;
+	{
+		double		g = geta[i] + eta[i];
 
-			if (j <= i)
-				for (k = i; k < n; k++)
-					t += L[k * n + i] * sb[k] * eta[j];	/* (L^T Lbar)_ij, Lbar_kj needs k >= j */
-			P[i * n + j] = j < i ? t : (j == i ? 0.5 * t : 0.0);
-		}
-	/* S = L^-T P L^-1: solve L^T X = P, then S L = X -> L^T S^T = X^T */
-	for (j = 0; j < n; j++)
-		for (i = n - 1; i >= 0; i--)
-		{
-			double		t = P[i * n + j];
-
-			for (k = i + 1; k < n; k++)
-				t -= L[k * n + i] * P[k * n + j];
-			P[i * n + j] = t / L[i * n + i];
-		}
-	/* now P = X; S = X L^-1: for each row r, S[r,:] L = X[r,:] */
-	for (i = 0; i < n; i++)
-		for (j = n - 1; j >= 0; j--)
-		{
-			double		t = P[i * n + j];
-
-			for (k = j + 1; k < n; k++)
-				t -= S[i * n + k] * L[k * n + j];
-			S[i * n + j] = t / L[j * n + j];
-		}
+		for (j = 0; j < i; j++)
+			P[i * n + j] = g * eta[j];
+		P[i * n + i] = 0.5 * g * eta[i];
+		for (j = i + 1; j < n; j++)
+			P[i * n + j] = 0;
+	}
+	/* S = L^-T P L^-1: solve L^T X = P, then S L = X (in place, in P) */
+	cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit,
+				n, n, 1.0, L, n, P, n);
+	cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+				n, n, 1.0, L, n, P, n);
+	S = P;
 	c->dlik_dN = 0;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)
@@ -677,7 +712,7 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 		if (!(Nj > o->count.n_lo && Nj < o->count.n_hi))
 			Nj = N0;
 		c->N = Nj;
-		phi[c->dim_phi - 1] = dpb_n_to_u(o, Nj);
+		phi[c->dim_phi - 1] = lin_n_to_u(c, Nj);
 	}
 	N = c->N;
 	/* the released moment matrix of v = [w, y] */
@@ -732,6 +767,97 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 			phi[0] += phi[1 + j] * (c->nmu ? phi[p + 1 + j] : o->x_mean[j]);
 }
 
+/*
+ * The noise's share of the released statistics' variance at the release's
+ * own moments (the chain start of dpb_lin_init with a fixed generator): the
+ * smallest over the statistics of 2 b_k^2 / (2 b_k^2 + N V_kk), with V_kk
+ * at most the square of the statistic's bound (|v_a v_b| <= bound_a
+ * bound_b: 1, the features' coordinate bound, y_bound), because at a small
+ * epsilon the release's own moments can imply a variance of y far beyond
+ * y_bound^2.  A function of the release and the options alone; NaN on
+ * failure (then the omega form is taken).
+ */
+double
+dpb_lin_noise_share(dpb_lin_ctx *c)
+{
+	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double	   *phi = malloc(sizeof(double) * c->dim),
+				a,
+				b,
+				e,
+				share = NAN;
+	int			k;
+
+	if (rng == NULL || phi == NULL)
+		goto out;
+	gsl_rng_set(rng, 1);
+	dpb_lin_init(c, rng, phi);
+	if (unpack(c, phi, &a, &b, &e) != 0)
+		goto out;
+	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
+	share = INFINITY;
+	for (k = 0; k < c->n; k++)
+	{
+		double		nv = 2 * c->bscale[k] * c->bscale[k],
+					bnd = dpb_coord_bound(&c->r->p, c->d),
+					ba = c->ia[k] == c->p ? c->r->p.y_bound : c->ic && c->ia[k] == 0 ? 1 : bnd,
+					bb = c->ib[k] == c->p ? c->r->p.y_bound : c->ic && c->ib[k] == 0 ? 1 : bnd,
+					vk = fmin(c->V[k * c->n + k], ba * ba * bb * bb),
+					sh = isinf(nv) ? 1 : nv / (nv + c->N * vk);
+
+		if (!(sh >= share))
+			share = sh;
+	}
+out:
+	if (rng)
+		gsl_rng_free(rng);
+	free(phi);
+	return share;
+}
+
+int
+dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
+{
+	dpb_infer_opts oc;
+	dpb_lin_ctx *c;
+	double		share;
+
+	if (r->model != DPB_MODEL_LINEAR || r->p.mechanism != DPB_MECH_LAPLACE ||
+		o->method != DPB_METHOD_NOISE_AWARE)
+		return 0;
+	if (o->lin.laplace_latent >= 0)
+		return o->lin.laplace_latent;
+	oc = *o;
+	oc.lin.laplace_latent = 0;
+	if (oc.lin.xmoments == DPB_XMOM_NOISY)
+		oc.lin.xmoments = DPB_XMOM_UPDATE;
+	c = dpb_lin_ctx_new(r, &oc);
+	if (c == NULL)
+		return -1;
+	share = dpb_lin_noise_share(c);
+	dpb_lin_ctx_free(c);
+	return share >= DPB_LIN_LATENT_SHARE ? 1 : 0;
+}
+
+/*
+ * The latent form's warmup: a dense metric from the end of the first slow
+ * window (nuts.h, recoord; the coordinates stay).  Against the diagonal
+ * metric it is a wash where measured (bench/results/laplace_auto.md: 48
+ * runs on 300-row epsilon 0.1 releases, 42 against 46 converged, 4 against
+ * 9 divergences; d = 10, N = 1e4, epsilon 0.1: 334 against 278 gradients
+ * per iteration); kept because the grid, the SBC and the regression tests
+ * were measured with it.
+ */
+static int
+latent_dense(int n, double *draws, double *q, void *ctx)
+{
+	(void) n;
+	(void) draws;
+	(void) q;
+	(void) ctx;
+	return DPB_RECOORD_DENSE;
+}
+
 /* the driver's callbacks */
 static void
 chain_start(void *vctx, gsl_rng *rng)
@@ -772,6 +898,7 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	dpb_lin_ctx *c;
 	dpb_nuts_model m;
 	dpb_status	st;
+	dpb_infer_opts oc;
 
 	if (o->lin.xmoments == DPB_XMOM_NOISY)
 	{
@@ -779,6 +906,25 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 					"Use options {\"sampler\": \"gibbs\"} with the noisy moments.");
 		return DPB_ENOTSUP;
 	}
+	/* Laplace: the latent form where the noise dominates every statistic */
+	oc = *o;
+	oc.lin.laplace_latent = dpb_lin_use_latent(r, o);
+	if (oc.lin.laplace_latent < 0)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	/*
+	 * The latent form with N known (replace-one): target_accept 0.9 when it
+	 * is the default 0.8.  Measured on 16 releases of 300 rows at epsilon
+	 * 0.1: divergences 0-32 (median 1) at 0.8, none at 0.9, for 1.1-1.9
+	 * times the gradients; with N unknown 0.8 had none in the grid's cells
+	 * and 0.9 lowered N's tail ESS (bench/results/laplace_auto.md).
+	 */
+	if (oc.lin.laplace_latent && r->p.mechanism == DPB_MECH_LAPLACE && o->count.n_known &&
+		oc.nuts.target_accept == 0.8)
+		oc.nuts.target_accept = DPB_LIN_LATENT_TARGET_ACCEPT;
+	o = &oc;
 	c = dpb_lin_ctx_new(r, o);
 	if (c == NULL || dpb_draws_alloc(out, o->chains, o->draws,
 									 dpb_nvars(r, 1, !o->count.n_known, o->nuisance)) != DPB_OK)
@@ -797,6 +943,12 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	m.chain_start = chain_start;
 	m.record = record_cb;
 	m.gibbs = c->laplace && !c->eta_aug ? dpb_lin_gibbs_omega : NULL;
+	if (c->eta_aug)
+	{
+		/* the latent form: a dense metric from the first slow window */
+		m.recoord_window = 1;
+		m.recoord = latent_dense;
+	}
 	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";
 	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);

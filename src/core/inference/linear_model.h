@@ -5,7 +5,12 @@
  * (dpb_linear_stat_moments), sampled by NUTS with an exact gradient.  A
  * Laplace release is a scale mixture of Gaussians: D = diag(omega), omega_k
  * ~ Exp(1 / (2 b_k^2)), and omega | phi, z is a Gibbs step (through the
- * exact statistics s | phi, omega, z) between NUTS transitions.  The priors
+ * exact statistics s | phi, omega, z) between NUTS transitions; or, in the
+ * latent form (options laplace_noise "latent"; by default, "auto", where
+ * the noise dominates every statistic: dpb_lin_use_latent), the exact
+ * statistics non-centred, s = N m + chol(N V) eta, eta in NUTS with phi,
+ * the exact Laplace likelihood, a dense metric from the first slow window
+ * and an unknown N as n_lo + n_sd softplus(u).  The priors
  * are those of Gibbs-SS (gibbs_linear.h).  See docs/posterior.md,
  * "Linear regression: the default sampler".
  */
@@ -42,6 +47,24 @@ void		dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng);
 /* A starting point: a ridge fit to the released statistics, jittered. */
 void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
 
+/* The smallest over the statistics of the noise's share of their
+ * variance, 2 b_k^2 / (2 b_k^2 + N V_kk), at the release's own moments
+ * (Laplace releases).  NaN on failure. */
+double		dpb_lin_noise_share(dpb_lin_ctx *c);
+
+/*
+ * Laplace releases: whether the NUTS sampler uses the latent form (options
+ * laplace_noise "latent", 1) or the omega scale mixture ("omega", 0).  The
+ * default ("auto", o->lin.laplace_latent = -1) takes the latent form when
+ * the noise's share of every statistic's variance, dpb_lin_noise_share, is
+ * at least DPB_LIN_LATENT_SHARE (measured: bench/results/laplace_auto.md).
+ * 0 for other releases; -1 when out of memory.
+ */
+#define DPB_LIN_LATENT_SHARE 0.75
+/* the latent form's target_accept when N is known and options leave the
+ * default 0.8 */
+#define DPB_LIN_LATENT_TARGET_ACCEPT 0.9
+int			dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o);
 
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
 void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,

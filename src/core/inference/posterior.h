@@ -65,10 +65,12 @@ typedef struct dpb_linear_opts
 	double		x_df;
 	double		x_scale[DPB_MAX_D * DPB_MAX_D];
 	double		x_cov[DPB_MAX_D * DPB_MAX_D];
-	/* Laplace releases, NUTS: 0 (default) = the noise as a Gaussian scale
-	 * mixture with Gibbs steps for its variances omega; 1 = the latent
-	 * statistics non-centred, s = N m + chol(N V) eta, with the exact
-	 * Laplace likelihood (docs/posterior.md, "Laplace releases") */
+	/* Laplace releases, NUTS: 0 = the noise as a Gaussian scale mixture
+	 * with Gibbs steps for its variances omega; 1 = the latent statistics
+	 * non-centred, s = N m + chol(N V) eta, with the exact Laplace
+	 * likelihood (docs/posterior.md, "Laplace releases"); -1 (default,
+	 * "auto") = chosen from the release by dpb_lin_use_latent
+	 * (linear_model.h) */
 	int			laplace_latent;
 } dpb_linear_opts;
 
