@@ -7,6 +7,7 @@
 #include "clip.h"
 #include "ks.h"
 
+#include <gsl/gsl_randist.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +80,55 @@ sim_rank_histograms(const int *ranks, int nvars, int reps, int ndraws)
 			printf(" %d", h[i]);
 		printf("\n");
 	}
+}
+
+int
+sim_linear_d2(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int intercept,
+			 unsigned long seed, dpb_release *r, double *truth)
+{
+	const int	d = 2;
+	double		theta[3] = {0.4, 0.8, -0.5},
+				sigma = 0.5;
+	double	   *X = malloc(sizeof(double) * N * d),
+			   *Y = malloc(sizeof(double) * N);
+	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937),
+			   *noise = gsl_rng_alloc(gsl_rng_mt19937);
+	dpb_params	p;
+	int			cl,
+				i,
+				rc;
+
+	gsl_rng_set(g, seed);
+	gsl_rng_set(noise, seed + 1);
+	dpb_params_default(&p);
+	p.epsilon = eps;
+	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-6 : 0;
+	p.mechanism = mech;
+	p.neighbours = nb;
+	p.intercept = intercept;
+	p.clip = 1;
+	p.y_bound = 3;
+	for (i = 0; i < N; i++)
+	{
+		double	   *x = X + i * d;
+
+		x[0] = 0.1 + 0.3 * gsl_ran_ugaussian(g);
+		x[1] = -0.1 + 0.2 * gsl_ran_ugaussian(g) + 0.1 * x[0];
+		Y[i] = (intercept ? theta[0] : 0) + theta[1] * x[0] + theta[2] * x[1] +
+			sigma * gsl_ran_ugaussian(g);
+	}
+	memset(r, 0, sizeof(*r));
+	rc = sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, noise, r, &cl);
+	if (truth)
+	{
+		truth[0] = theta[0];
+		truth[1] = theta[1];
+		truth[2] = theta[2];
+		truth[3] = sigma;
+	}
+	free(X);
+	free(Y);
+	gsl_rng_free(g);
+	gsl_rng_free(noise);
+	return rc;
 }

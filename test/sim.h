@@ -31,4 +31,11 @@ double		sim_rank_pvalue(const int *ranks, int reps, int ndraws, gsl_rng *rng);
  * rep], 0..ndraws), for looking at the shape of a miscalibration. */
 void		sim_rank_histograms(const int *ranks, int nvars, int reps, int ndraws);
 
+/* A linear release of N rows, d = 2 (test_linear_nuts, bench/tools):
+ * x ~ N((0.1, -0.1), ~(0.3, 0.2)^2), y = (0.4,) 0.8 x1 - 0.5 x2 + N(0, 0.5^2),
+ * clip 1, y_bound 3, data from seed and noise from seed + 1; truth (may be
+ * NULL) gets theta[0..2] and sigma. */
+int			sim_linear_d2(int N, double eps, dpb_mechanism mech, dpb_neighbours nb,
+						  int intercept, unsigned long seed, dpb_release *r, double *truth);
+
 #endif

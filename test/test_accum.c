@@ -140,7 +140,7 @@ test_accum(void)
 				d,
 				ic;
 
-	gsl_rng_set(rng, 20261122);
+	gsl_rng_set(rng, USEED(20261122));
 	for (m = DPB_MODEL_LINEAR; m <= DPB_MODEL_POISSON; m++)
 		for (ic = 0; ic <= 1; ic++)
 		{

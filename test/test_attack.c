@@ -299,7 +299,7 @@ test_attack(void)
 	double		e;
 	int			nb;
 
-	gsl_rng_set(rng, 20261123);
+	gsl_rng_set(rng, USEED(20261123));
 	for (nb = DPB_NB_ADD_REMOVE; nb <= DPB_NB_REPLACE; nb++)
 	{
 		const char *rel = nb == DPB_NB_REPLACE ? "replace" : "add/remove";

@@ -119,7 +119,7 @@ audit(double eps, int deterministic, dpb_rbits *rb)
 void
 test_betad_audit(void)
 {
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(2026);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(2026));
 	double		e1 = audit(1.0, 0, rb),
 				e5 = audit(5.0, 0, rb),
 				ed = audit(5.0, 1, rb);

@@ -206,7 +206,7 @@ test_betad_model(void)
 {
 	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-	gsl_rng_set(r, 31);
+	gsl_rng_set(r, USEED(31));
 	check_gradients(r);
 	check_beta_one_limit(r);
 	check_kernel_paths(r);

@@ -121,7 +121,7 @@ exact_audit(void)
 				mx = -INFINITY,
 				p,
 				pprior;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(11);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(11));
 	dpb_err		err;
 	int			i,
 				j,
@@ -194,8 +194,8 @@ exact_audit(void)
 	pprior = dpb_ks_pvalue(dpb_ks_uniform_stat(up, ND), ND);
 	printf("  betaD exact tier (rejection from the prior, N %d, epsilon1 1, %d draws): KS p = %.3g vs the betaD posterior, %.3g vs the prior\n",
 		   NR, ND, p, pprior);
-	CHECK(p > 0.01, "exact tier vs the exact posterior: KS p = %.3g", p);
-	CHECK(pprior < 0.01, "the audit cannot tell the posterior from the prior (p %.3g)", pprior);
+	CHECK(p > UNIT_P_MIN, "exact tier vs the exact posterior: KS p = %.3g", p);
+	CHECK(pprior < UNIT_P_MIN, "the audit cannot tell the posterior from the prior (p %.3g)", pprior);
 	dpb_rbits_free(rb);
 }
 
@@ -212,7 +212,7 @@ check_units_and_packing(void)
 	dpb_betad_spec s;
 	dpb_betad_release r,
 				r2;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(3);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(3));
 	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937);
 	dpb_err		err;
 	unsigned char *buf;

@@ -362,7 +362,7 @@ test_clip(void)
 				d;
 	char		what[160];
 
-	gsl_rng_set(rng, 7);
+	gsl_rng_set(rng, USEED(7));
 	for (i = 0; i < (int) (sizeof(ds) / sizeof(ds[0])); i++)
 		for (k = 0; k < (int) (sizeof(Rs) / sizeof(Rs[0])); k++)
 		{

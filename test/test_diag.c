@@ -168,7 +168,7 @@ diag_reference(void)
 	 * (posterior's test "negative ess estimates are avoided") */
 	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 
-	gsl_rng_set(r, 7);
+	gsl_rng_set(r, USEED(7));
 	double	   *y = malloc(1000 * sizeof(double));
 
 	if (y == NULL || r == NULL)
@@ -205,7 +205,7 @@ diag_simulated(void)
 		gsl_rng_free(r);
 		return;
 	}
-	gsl_rng_set(r, 20240611);
+	gsl_rng_set(r, USEED(20240611));
 
 	/* iid N(0, 1): R-hat ~ 1, both ESS ~ S = 4000 (posterior's ESS of iid
 	 * draws is slightly below S on average: 1000 seeds give ess_bulk 3950 +-
@@ -217,16 +217,19 @@ diag_simulated(void)
 		   "median %.4f mad %.4f q5 %.4f q95 %.4f P(>0) %.4f\n", s.rhat, s.ess_bulk,
 		   s.ess_tail, s.mean, s.sd, s.median, s.mad, s.q5, s.q95, s.prob_positive);
 	CHECK(s.rhat >= 0.995 && s.rhat <= 1.01, "iid rhat %g", s.rhat);
-	CHECK(s.ess_bulk >= 3200 && s.ess_bulk <= 5000, "iid ess_bulk %g", s.ess_bulk);
-	CHECK(s.ess_tail >= 3200 && s.ess_tail <= 5000, "iid ess_tail %g", s.ess_tail);
-	/* standard errors: mean 0.016, sd 0.011, median 0.02, quantiles 0.034 */
-	CHECK(fabs(s.mean) < 0.05, "iid mean %g", s.mean);
-	CHECK(fabs(s.sd - 1) < 0.04, "iid sd %g", s.sd);
-	CHECK(fabs(s.median) < 0.06, "iid median %g", s.median);
-	CHECK(fabs(s.mad - 1) < 0.06, "iid mad %g", s.mad);
-	CHECK(fabs(s.q5 + 1.644854) < 0.11, "iid q5 %g", s.q5);
-	CHECK(fabs(s.q95 - 1.644854) < 0.11, "iid q95 %g", s.q95);
-	CHECK(fabs(s.prob_positive - 0.5) < 0.03, "iid prob_positive %g", s.prob_positive);
+	/* ESS >= 0.7 S: 6 sd below the mean over 1000 seeds (0.8 S failed 2 of
+	 * them: DPB_TEST_SEED_SHIFT moves these draws) */
+	CHECK(s.ess_bulk >= 2800 && s.ess_bulk <= 5000, "iid ess_bulk %g", s.ess_bulk);
+	CHECK(s.ess_tail >= 2800 && s.ess_tail <= 5000, "iid ess_tail %g", s.ess_tail);
+	/* 5 standard errors: mean 0.016, sd 0.011, median 0.02, mad 0.018,
+	 * quantiles 0.034, P(> 0) 0.008 */
+	CHECK(fabs(s.mean) < 0.08, "iid mean %g", s.mean);
+	CHECK(fabs(s.sd - 1) < 0.056, "iid sd %g", s.sd);
+	CHECK(fabs(s.median) < 0.10, "iid median %g", s.median);
+	CHECK(fabs(s.mad - 1) < 0.095, "iid mad %g", s.mad);
+	CHECK(fabs(s.q5 + 1.644854) < 0.17, "iid q5 %g", s.q5);
+	CHECK(fabs(s.q95 - 1.644854) < 0.17, "iid q95 %g", s.q95);
+	CHECK(fabs(s.prob_positive - 0.5) < 0.04, "iid prob_positive %g", s.prob_positive);
 
 	/* tiny shift of one chain (0.02 sd): still ~1 (200 seeds: <= 1.0020) */
 	for (int i = 3 * N; i < C * N; i++)
@@ -258,7 +261,8 @@ diag_simulated(void)
 		x[i] = x[3 * N];
 	v = dpb_rhat(x, C, N);
 	printf("  one chain constant at its first draw %.4f: rhat %.5f\n", x[3 * N], v);
-	CHECK(v > 1.1, "stuck rhat %g", v);
+	/* > 1.04, not 1.1: 16% of first draws stay below 1.1 (the blind spot) */
+	CHECK(v > 1.04, "stuck rhat %g", v);
 	for (size_t k = 0; k < sizeof(stuck_at) / sizeof(stuck_at[0]); k++)
 	{
 		for (int i = 3 * N; i < C * N; i++)
@@ -289,14 +293,15 @@ diag_simulated(void)
 	CHECK(dpb_summarize(x, C, N, &s) == DPB_OK, "summarize cauchy");
 	printf("  iid Cauchy: rhat %.5f ess_bulk %.1f ess_tail %.1f\n", s.rhat, s.ess_bulk, s.ess_tail);
 	CHECK(s.rhat >= 0.995 && s.rhat <= 1.01, "cauchy rhat %g", s.rhat);
-	CHECK(s.ess_bulk >= 3200 && s.ess_tail >= 3200, "cauchy ess %g %g", s.ess_bulk, s.ess_tail);
+	CHECK(s.ess_bulk >= 2800 && s.ess_tail >= 2800, "cauchy ess %g %g", s.ess_bulk, s.ess_tail);
 
 	/* AR(1), phi = 0.9, 4 x 5000: ESS ~ S (1 - phi)/(1 + phi) = 1052.6
 	 * (100 seeds: ratio 0.79..1.18; with 4 x 1000 it spreads 0.54..1.44) */
 	gauss_ar(r, x, C, NAR, 0.9);
 	v = dpb_ess_bulk(x, C, NAR);
 	printf("  AR(1) phi 0.9, 4x5000: ess_bulk %.1f (theory %.1f)\n", v, C * NAR * 0.1 / 1.9);
-	CHECK(fabs(v / (C * NAR * 0.1 / 1.9) - 1) < 0.25, "AR(1) ess_bulk %g", v);
+	/* 0.6..1.4: 5 sd of the spread over 100 seeds (sd ~0.08) */
+	CHECK(fabs(v / (C * NAR * 0.1 / 1.9) - 1) < 0.4, "AR(1) ess_bulk %g", v);
 
 	free(x);
 	gsl_rng_free(r);
@@ -377,7 +382,7 @@ diag_long_chains(void)
 		gsl_rng_free(r);
 		return;
 	}
-	gsl_rng_set(r, 99);
+	gsl_rng_set(r, USEED(99));
 	for (int i = 0; i < C * N; i++)
 		x[i] = gsl_ran_gaussian(r, 1.0);
 	double		v = dpb_ess_bulk(x, C, N);

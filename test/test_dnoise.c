@@ -160,7 +160,7 @@ test_small_pmf(void)
 	static const uint64_t sig2[] = {1, 2, 10, 1000};
 	static const uint64_t ts[] = {1, 3, 100};
 	const int	n = 20000;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(20201);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(20201));
 	size_t		i;
 
 	for (i = 0; i < sizeof(sig2) / sizeof(sig2[0]); i++)
@@ -191,7 +191,7 @@ static void
 test_wrong_sampler_rejected(void)
 {
 	const int	n = 40000;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(777);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(777));
 	int64_t    *s;
 	gauss_par	gp = gauss_par_make(10);
 	lap_par		lp = {10};
@@ -283,7 +283,7 @@ test_large_scale(void)
 	const int	nks = 5000,
 				nmom = 20000,
 				nbits = 25600;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(4242);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(4242));
 	int64_t    *s;
 	double		pv,
 				zm,
@@ -346,7 +346,7 @@ static void
 test_bernoulli(void)
 {
 	const long	n = 200000;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(99);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(99));
 	const dpb_u128 big = ((dpb_u128) 1) << 127;
 	struct
 	{
@@ -423,7 +423,7 @@ static void
 test_uniform(void)
 {
 	const int	n = 60000;
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(5);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(5));
 	long		cnt[6] = {0},
 				cnt3[3] = {0};
 	double		stat = 0;

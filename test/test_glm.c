@@ -208,8 +208,8 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 	int			rep,
 				j;
 
-	gsl_rng_set(g, model == DPB_MODEL_LOGISTIC ? 4242 : 4343);
-	gsl_rng_set(noise, 99);
+	gsl_rng_set(g, USEED(model == DPB_MODEL_LOGISTIC ? 4242 : 4343));
+	gsl_rng_set(noise, USEED(99));
 	for (rep = 0; rep < reps; rep++)
 	{
 		dpb_params	p;
@@ -241,7 +241,7 @@ run_sbc(dpb_model model, int reps, const double *un, double eps,
 		o.chains = 1;
 		o.warmup = 200;
 		o.draws = keep * thin;
-		o.seed = 500 + rep;
+		o.seed = USEED(500 + rep);
 		/* the simulation prior = the sampler's prior */
 		for (j = 0; j < 3; j++)
 			o.glm.theta_scale[j] = 1.0;
@@ -358,8 +358,10 @@ test_glm(void)
 		minp = run_sbc((dpb_model) m, reps, NULL, 1.0, &cf, pv, NULL);
 		printf("  SBC %s, %d replications, d=2 N=2000 eps=1 (clipped %.3f%%): KS p = %.3g %.3g %.3g\n",
 			   dpb_model_name((dpb_model) m), reps, 100 * cf, pv[0], pv[1], pv[2]);
-		CHECK(cf < 0.01 || getenv("DPB_SBC_YBOUND"), "clipping is not rare: %g", cf);
-		CHECK(minp > 0.01, "%s noise-aware ranks not uniform: min p = %g",
+		/* < 5%: one replication with theta0 > ~3.95 (p ~ 4e-3 in 100)
+		 * clips most of its rows; a few such do not spoil the ranks */
+		CHECK(cf < 0.05 || getenv("DPB_SBC_YBOUND"), "clipping is not rare: %g", cf);
+		CHECK(minp > UNIT_P_MIN / 3, "%s noise-aware ranks not uniform: min p = %g",
 			  dpb_model_name((dpb_model) m), minp);
 	}
 }
@@ -392,7 +394,7 @@ test_glm_unknown_n(void)
 			   dpb_model_name((dpb_model) m), un[0], un[1], sd, reps, 100 * cf, pv[0], pv[1],
 			   pv[2], pv[3]);
 		CHECK(cf < 0.01 || getenv("DPB_SBC_YBOUND"), "clipping is not rare: %g", cf);
-		CHECK(minp > 0.01, "%s, unknown N: ranks not uniform: min p = %g",
+		CHECK(minp > UNIT_P_MIN / 4, "%s, unknown N: ranks not uniform: min p = %g",
 			  dpb_model_name((dpb_model) m), minp);
 	}
 }

@@ -29,6 +29,15 @@
 #include <string.h>
 #include <time.h>
 
+/*
+ * Monte Carlo checks: a moment is "bad" beyond MC_Z standard errors.  Each
+ * run compares ~100 means and ~3000 covariances whose products have heavy
+ * tails (up to y^2 x^2); max z reached 4.1 over 8 seeds at 2e5 draws, so
+ * 5 gave a false alarm every few hundred runs; 5.5 keeps a wrong moment
+ * (off by more than a few standard errors of 2e5 draws) failing.
+ */
+#define MC_Z 5.5
+
 /* ---- helpers ---- */
 
 typedef struct glm_case
@@ -304,6 +313,7 @@ test_reference(void)
 	int			rep;
 	double		worst = 0;
 
+	/* fixed cases (not USEED): a deterministic accuracy check, no chain */
 	gsl_rng_set(rng, 11);
 	for (rep = 0; rep < 12; rep++)
 	{
@@ -406,7 +416,7 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 		  "%s: status", c->name);
 	memcpy(Lc, c->Sigma, sizeof(double) * d * d);
 	dpb_chol(Lc, d, NULL);
-	gsl_rng_set(rng, seed);
+	gsl_rng_set(rng, USEED(seed));
 	for (r = 0; r < ndraw; r++)
 	{
 		double		u,
@@ -457,7 +467,7 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 					z = se > 0 ? fabs(mk) / se : (fabs(mk) > 1e-12 ? 1e9 : 0);
 
 		res->maxz_m = fmax(res->maxz_m, z);
-		if (z > 5)
+		if (z > MC_Z)
 			res->bad_m++;
 		for (l = k; l < n; l++)
 		{
@@ -474,7 +484,7 @@ mc_compare(const glm_case *c, dpb_glm_approx approx, int ndraw,
 
 			z = tol > 0 ? dz / tol : (dz > 1e-12 ? 1e9 : 0);
 			res->maxz_V = fmax(res->maxz_V, z);
-			if (z > 5)
+			if (z > MC_Z)
 				res->bad_V++;
 		}
 	}
@@ -534,10 +544,10 @@ report_mc(const glm_case *c, int ndraw, const mc_result *r)
 {
 	printf("  MC %-45s %8d draws: max |z| mean %.2f, cov %.2f\n", c->name,
 		   ndraw, r->maxz_m, r->maxz_V);
-	CHECK(r->bad_m == 0, "%s: %d means beyond 5 MC standard errors (max z %.1f)",
-		  c->name, r->bad_m, r->maxz_m);
-	CHECK(r->bad_V == 0, "%s: %d covariances beyond 5 MC standard errors (max z %.1f)",
-		  c->name, r->bad_V, r->maxz_V);
+	CHECK(r->bad_m == 0, "%s: %d means beyond %g MC standard errors (max z %.1f)",
+		  c->name, r->bad_m, MC_Z, r->maxz_m);
+	CHECK(r->bad_V == 0, "%s: %d covariances beyond %g MC standard errors (max z %.1f)",
+		  c->name, r->bad_V, MC_Z, r->maxz_V);
 }
 
 static void
@@ -1067,7 +1077,7 @@ test_derivatives(void)
 	int			rep;
 	fd_stats	tot = {0, 0, 0};
 
-	gsl_rng_set(rng, 7);
+	gsl_rng_set(rng, USEED(7));
 	for (rep = 0; rep < 16; rep++)
 	{
 		dpb_model	model = rep % 2 ? DPB_MODEL_POISSON : DPB_MODEL_LOGISTIC;
@@ -1140,7 +1150,7 @@ test_vjp(void)
 	int			rep;
 	double		worst = 0;
 
-	gsl_rng_set(rng, 5);
+	gsl_rng_set(rng, USEED(5));
 	for (rep = 0; rep < 8; rep++)
 	{
 		dpb_model	model = rep % 2 ? DPB_MODEL_POISSON : DPB_MODEL_LOGISTIC;
@@ -1261,7 +1271,7 @@ test_timing(void)
 	int			mi,
 				di;
 
-	gsl_rng_set(rng, 3);
+	gsl_rng_set(rng, USEED(3));
 	printf("  timing per call (us, best of 5 batches; intercept, exact):\n"
 		   "                         model      d  nstats  K   m,V   vjp   m,V,dm,dV\n");
 	for (mi = 0; mi < 2; mi++)

@@ -157,7 +157,7 @@ test_ldp_protocol(void)
 	 * shortest search (precision 1..17), on grid values, short decimals
 	 * and random doubles */
 	{
-		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(5);
+		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(5));
 		int			j,
 					diff = 0;
 
@@ -317,7 +317,7 @@ test_ldp_rr_oue(void)
 
 	for (seed = 11; seed <= 12; seed++)
 	{
-		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(seed);
+		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(seed));
 
 		n = dpb_ldp_selftest(rb, 200000, chk, 16, &st);
 		CHECK(st == DPB_OK && n == 5, "selftest ran (%d checks)", n);
@@ -350,7 +350,7 @@ test_ldp_rr_oue(void)
 	/* control: the inverted reading (0 stays 0 w.p. 1/(1+e^eps), 1 stays 1
 	 * w.p. 1/2) must be rejected by the same chi-square */
 	{
-		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(13);
+		dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(13));
 		dpb_ldp_protocol p;
 		dpb_ldp_calib *c = malloc(sizeof(*c));
 		dpb_err		err;
@@ -447,7 +447,7 @@ test_ldp_laplace(void)
 {
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(21);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(21));
 	dpb_err		err;
 	double		xs[2] = {1.2, 10.0},
 				centre[2] = {1.2, 3.0},
@@ -489,7 +489,7 @@ test_ldp_scalar_gauss(void)
 {
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(22);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(22));
 	dpb_err		err;
 	double		xs[2] = {-0.3, -50.0},
 				centre[2] = {-0.3, -1.0},
@@ -525,7 +525,7 @@ ss_case(const char *json, const double *rec, int reps, uint64_t seed)
 {
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(seed);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(seed));
 	dpb_release ex;
 	dpb_err		err;
 	double	   *sd,
@@ -593,7 +593,7 @@ test_ldp_ss(void)
 	const char *lj = "{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":2}";
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(41);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(41));
 	dpb_err		err;
 	double		z[64],
 				bad[4];
@@ -662,7 +662,7 @@ input_case(const char *json, const double *rec, const double *clipped, int reps,
 {
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(seed);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(seed));
 	dpb_err		err;
 	double		z[DPB_MAX_D + 1],
 			   *u,
@@ -812,7 +812,7 @@ test_ldp_input(void)
 		"\"epsilon\":2,\"delta\":1e-06,\"d\":3,\"clip\":2,\"label_share\":0.5}";
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
-	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(61);
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(61));
 	dpb_err		err;
 
 	input_case(lj, lin_in, lin_in, 4000, 51, lc);

@@ -165,8 +165,8 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	int			rep,
 				j;
 
-	gsl_rng_set(rng, 20261122);
-	gsl_rng_set(noise, 777);
+	gsl_rng_set(rng, USEED(20261122));
+	gsl_rng_set(noise, USEED(777));
 	for (rep = 0; rep < reps; rep++)
 	{
 		dpb_params	p;
@@ -209,7 +209,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;
-		o.seed = 1000 + rep;
+		o.seed = USEED(1000 + rep);
 		o.lin.sigma2_shape = 20;
 		o.lin.sigma2_scale = 0.76;
 		for (j = 0; j < 3; j++)
@@ -390,9 +390,10 @@ test_linear(void)
 		   lp.pvalue[0], lp.pvalue[1], lp.pvalue[2], lp.pvalue[3],
 		   nv.pvalue[0], nv.pvalue[1], nv.pvalue[2], nv.pvalue[3]);
 	CHECK(na.clipped_frac < 0.01, "clipping is not rare: %g", na.clipped_frac);
-	CHECK(minp_na > 0.01, "noise-aware (gaussian) ranks not uniform: min p = %g", minp_na);
-	CHECK(minp_lp > 0.01, "noise-aware (laplace) ranks not uniform: min p = %g", minp_lp);
-	CHECK(minp_nv < 0.01, "naive passed SBC (the test has no power): min p = %g", minp_nv);
+	CHECK(minp_na > UNIT_P_MIN / 4, "noise-aware (gaussian) ranks not uniform: min p = %g", minp_na);
+	CHECK(minp_lp > UNIT_P_MIN / 4, "noise-aware (laplace) ranks not uniform: min p = %g", minp_lp);
+	/* the power: the naive posterior (the noise ignored) gives p ~ 1e-30 */
+	CHECK(minp_nv < UNIT_P_MIN / 4, "naive passed SBC (the test has no power): min p = %g", minp_nv);
 }
 
 /*
@@ -401,19 +402,21 @@ test_linear(void)
  * 30..70, made continuous), epsilon 0.5, Gaussian and Laplace releases;
  * ranks of theta, sigma and N.  The count's noise comes from the release
  * (sd ~14 Gaussian, ~11 Laplace: N's uncertainty matters).  DPB_SBC_REPS sets
- * the replications (bench/sbc_unknown_n.sh: 400).
+ * the replications (bench/sbc_unknown_n.sh: 400).  DPB_SBC_POWER=1 runs
+ * only the power check, at DPB_SBC_REPS replications (its measurement).
  */
 void
 test_linear_unknown_n(void)
 {
 	sbc_unknown_n un = {29.5, 70.5, 1, 0},
-				wrong = {29.5, 70.5, 0.5, 0};
+				wrong = {29.5, 70.5, 0.25, 0};
 	sbc_result	res;
 	int			reps = getenv("DPB_SBC_REPS") ? atoi(getenv("DPB_SBC_REPS")) : 200;
 	int			m,
-				j;
+				j,
+				power_only = getenv("DPB_SBC_POWER") != NULL;
 
-	for (m = 0; m < 2; m++)
+	for (m = power_only ? 2 : 0; m < 2; m++)
 	{
 		double		minp = 1;
 
@@ -427,14 +430,21 @@ test_linear_unknown_n(void)
 			   un.lo, un.hi, m ? "laplace" : "gaussian", un.mean_sd, reps, 100 * res.clipped_frac,
 			   res.pvalue[0], res.pvalue[1], res.pvalue[2], res.pvalue[3], res.pvalue[4]);
 		CHECK(res.clipped_frac < 0.01, "clipping is not rare: %g", res.clipped_frac);
-		CHECK(minp > 0.01, "unknown N (%s): ranks not uniform: min p = %g",
+		CHECK(minp > UNIT_P_MIN / 5, "unknown N (%s): ranks not uniform: min p = %g",
 			  m ? "laplace" : "gaussian", minp);
 	}
-	/* the test has power: a sampler told half the count's noise sd fails */
-	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, 100, 50, 0.5, &wrong, &res);
-	printf("  SBC linear, add/remove, sampler told half the count sd, 100 replications: N p = %.3g\n",
+	/*
+	 * The test has power: a sampler told a quarter of the count's noise sd
+	 * fails the check above.  (Half the sd gave p = 0.008-0.035 over 5 seeds
+	 * at 100 replications: no power at UNIT_P_MIN.  A quarter gave
+	 * log10 p = -8.9 +- 2.1 over 11 seeds at 100 replications, and
+	 * p = 2e-18 to 3e-13 over 6 seeds at 200.)
+	 */
+	run_sbc(DPB_METHOD_NOISE_AWARE, DPB_MECH_GAUSSIAN, power_only ? reps : 200, 50, 0.5,
+			&wrong, &res);
+	printf("  SBC linear, add/remove, sampler told a quarter of the count sd: N p = %.3g\n",
 		   res.pvalue[4]);
-	CHECK(res.pvalue[4] < 0.01, "a wrong count sd passed SBC (the test has no power): p = %g",
+	CHECK(res.pvalue[4] < UNIT_P_MIN / 5, "a wrong count sd passed SBC (the test has no power): p = %g",
 		  res.pvalue[4]);
 }
 
@@ -472,7 +482,7 @@ test_linear_nuts_sbc(void)
 			   m % 2 ? "laplace" : "gaussian", m >= 2 ? "N ~ U(29.5, 70.5) unknown" : "N = 100",
 			   reps, res.pvalue[0], res.pvalue[1], res.pvalue[2], res.pvalue[3],
 			   m >= 2 ? ", N " : "", m >= 2 ? res.pvalue[4] : 0.0);
-		CHECK(minp > 0.01, "nuts SBC (%s, %s): ranks not uniform: min p = %g",
+		CHECK(minp > UNIT_P_MIN / nv, "nuts SBC (%s, %s): ranks not uniform: min p = %g",
 			  m % 2 ? "laplace" : "gaussian", m >= 2 ? "N unknown" : "N known", minp);
 	}
 	sbc_sampler = DPB_SAMPLER_GIBBS;

@@ -2,8 +2,9 @@
  * test_linear_nuts.c — the default linear sampler (linear_model.h): the
  * gradient of the log density against central differences, concentration
  * on the truth at large N, and agreement with long, thinned Gibbs-SS runs
- * on the same releases (means within 4 Monte Carlo standard errors, sds
- * within 5%), Gaussian and Laplace, N known and unknown.
+ * on the same releases (means within 4.5 Monte Carlo standard errors, sds
+ * within 3.5 times the measured spread of their ratio, see
+ * check_agreement), Gaussian and Laplace, N known and unknown.
  */
 #include "unit.h"
 
@@ -16,56 +17,12 @@
 #include <string.h>
 #include <time.h>
 
-/* a linear release of N rows, d = 2: x ~ N(mu, 0.3^2-ish), y = theta'w + e */
+/* the release of sim_linear_d2 (test/sim.h) on the test's seed */
 static int
 make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int intercept,
 			 unsigned long seed, dpb_release *r, double *truth)
 {
-	const int	d = 2;
-	double		theta[3] = {0.4, 0.8, -0.5},
-				sigma = 0.5;
-	double	   *X = malloc(sizeof(double) * N * d),
-			   *Y = malloc(sizeof(double) * N);
-	gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937),
-			   *noise = gsl_rng_alloc(gsl_rng_mt19937);
-	dpb_params	p;
-	int			cl,
-				i,
-				rc;
-
-	gsl_rng_set(g, seed);
-	gsl_rng_set(noise, seed + 1);
-	dpb_params_default(&p);
-	p.epsilon = eps;
-	p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-6 : 0;
-	p.mechanism = mech;
-	p.neighbours = nb;
-	p.intercept = intercept;
-	p.clip = 1;
-	p.y_bound = 3;
-	for (i = 0; i < N; i++)
-	{
-		double	   *x = X + i * d;
-
-		x[0] = 0.1 + 0.3 * gsl_ran_ugaussian(g);
-		x[1] = -0.1 + 0.2 * gsl_ran_ugaussian(g) + 0.1 * x[0];
-		Y[i] = (intercept ? theta[0] : 0) + theta[1] * x[0] + theta[2] * x[1] +
-			sigma * gsl_ran_ugaussian(g);
-	}
-	memset(r, 0, sizeof(*r));
-	rc = sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, noise, r, &cl);
-	if (truth)
-	{
-		truth[0] = theta[0];
-		truth[1] = theta[1];
-		truth[2] = theta[2];
-		truth[3] = sigma;
-	}
-	free(X);
-	free(Y);
-	gsl_rng_free(g);
-	gsl_rng_free(noise);
-	return rc;
+	return sim_linear_d2(N, eps, mech, nb, intercept, USEED(seed), r, truth);
 }
 
 static void
@@ -95,7 +52,7 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *wh
 		o.count.n_hi = 3 * o.count.n_hat;	/* the logistic u transform */
 	c = dpb_lin_ctx_new(r, &o);
 	dim = dpb_lin_ctx_dim(c);
-	gsl_rng_set(rng, 42);
+	gsl_rng_set(rng, USEED(42));
 	for (t = 0; t < 3; t++)
 	{
 		double		lp;
@@ -244,7 +201,7 @@ run(const dpb_release *r, dpb_sampler sampler, int draws, int thin, dpb_draws *d
 	o.sampler = sampler;
 	o.draws = draws;
 	o.thin = thin;
-	o.seed = 7;
+	o.seed = USEED(7);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	st = dpb_posterior_run(r, &o, dr, &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -256,7 +213,16 @@ run(const dpb_release *r, dpb_sampler sampler, int draws, int thin, dpb_draws *d
 
 /*
  * The new sampler and a long, thinned Gibbs-SS run on one release: means
- * within 4 MCSE (sd / sqrt(ESS) of each run, combined), sds within 5%.
+ * within 4.5 MCSE (sd / sqrt(ESS) of each run, combined), sds within
+ * 3.5 sigma_r of each other, where sigma_r = sqrt(1.9^2 / n_nuts + 1.4^2 /
+ * n_gibbs) is the measured spread of the ratio of two runs' sd estimates
+ * from n kept draws each (bench/results/linear_agree.md: one run's sd has a
+ * relative sd of a / sqrt(n), a up to 1.9 for NUTS and 1.4 for Gibbs-SS
+ * thinned by 10).  With 4 x 4000 draws each that is 6.5%.  The old 5% with
+ * 4 x 1000 draws was 2 sigma_r: one seed in 8 failed, on any kernel (issue
+ * 22: 1.0608 under OPENBLAS_CORETYPE=Haswell).  Pooled over 20 seeds the
+ * two samplers' sds agree to 0.5% (0.9980-1.0048, se 0.3%), so neither is
+ * wrong.
  */
 static void
 check_agreement(dpb_mechanism mech, dpb_neighbours nb, int N, double eps, const char *what)
@@ -274,9 +240,13 @@ check_agreement(dpb_mechanism mech, dpb_neighbours nb, int N, double eps, const 
 		CHECK(0, "sim_release failed");
 		return;
 	}
-	if (run(&r, DPB_SAMPLER_NUTS, 1000, 1, &a, &ta) &&
-		run(&r, DPB_SAMPLER_GIBBS, 1000, 40, &b, &tb))
+	if (run(&r, DPB_SAMPLER_NUTS, 4000, 1, &a, &ta) &&
+		run(&r, DPB_SAMPLER_GIBBS, 4000, 10, &b, &tb))
 	{
+		double		na = (double) a.chains * a.iters,
+					nb = (double) b.chains * b.iters,
+					tol_sd = 3.5 * sqrt(1.9 * 1.9 / na + 1.4 * 1.4 / nb);
+
 		summaries(&a, sa);
 		summaries(&b, sb);
 		for (int k = 0; k < 4; k++)
@@ -285,14 +255,14 @@ check_agreement(dpb_mechanism mech, dpb_neighbours nb, int N, double eps, const 
 									sb[k].sd * sb[k].sd / sb[k].ess_bulk);
 
 			printf("  %s var %d: nuts mean %.5g sd %.4g (rhat %.4f, ess %.0f/%.0f, %.2f s); "
-				   "gibbs thin 40 mean %.5g sd %.4g (rhat %.4f, ess %.0f/%.0f, %.2f s)\n",
+				   "gibbs thin 10 mean %.5g sd %.4g (rhat %.4f, ess %.0f/%.0f, %.2f s)\n",
 				   what, k, sa[k].mean, sa[k].sd, sa[k].rhat, sa[k].ess_bulk, sa[k].ess_tail, ta,
 				   sb[k].mean, sb[k].sd, sb[k].rhat, sb[k].ess_bulk, sb[k].ess_tail, tb);
-			CHECK(fabs(sa[k].mean - sb[k].mean) < 4 * mcse,
-				  "%s var %d: means differ by %.3g, 4 MCSE = %.3g", what, k,
-				  sa[k].mean - sb[k].mean, 4 * mcse);
-			CHECK(fabs(sa[k].sd / sb[k].sd - 1) < 0.05, "%s var %d: sd ratio %.4f", what, k,
-				  sa[k].sd / sb[k].sd);
+			CHECK(fabs(sa[k].mean - sb[k].mean) < 4.5 * mcse,
+				  "%s var %d: means differ by %.3g, 4.5 MCSE = %.3g", what, k,
+				  sa[k].mean - sb[k].mean, 4.5 * mcse);
+			CHECK(fabs(sa[k].sd / sb[k].sd - 1) < tol_sd, "%s var %d: sd ratio %.4f (tolerance %.4f)",
+				  what, k, sa[k].sd / sb[k].sd, tol_sd);
 			CHECK(sa[k].rhat <= 1.01 && sa[k].ess_bulk >= 400 && sa[k].ess_tail >= 400,
 				  "%s var %d: nuts rhat %.4f ess %.0f / %.0f", what, k, sa[k].rhat,
 				  sa[k].ess_bulk, sa[k].ess_tail);
@@ -303,7 +273,7 @@ check_agreement(dpb_mechanism mech, dpb_neighbours nb, int N, double eps, const 
 	dpb_release_free_stats(&r);
 }
 
-/* large N: the posterior sits on the truth (theta within 4 sd and 0.05) */
+/* large N: the posterior sits on the truth (theta within 5 sd and 0.05) */
 static void
 check_concentration(dpb_mechanism mech)
 {
@@ -325,7 +295,7 @@ check_concentration(dpb_mechanism mech)
 			printf("  N = 2e5 %s: var %d mean %.4f sd %.4f truth %.4f rhat %.4f\n",
 				   mech == DPB_MECH_LAPLACE ? "laplace" : "gaussian", k, s[k].mean, s[k].sd,
 				   truth[k], s[k].rhat);
-			CHECK(fabs(s[k].mean - truth[k]) < 4 * s[k].sd + 1e-3 && s[k].sd < 0.05,
+			CHECK(fabs(s[k].mean - truth[k]) < 5 * s[k].sd + 1e-3 && s[k].sd < 0.05,
 				  "var %d: mean %.4f sd %.4f truth %.4f", k, s[k].mean, s[k].sd, truth[k]);
 		}
 		dpb_draws_free(&a);

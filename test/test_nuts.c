@@ -6,8 +6,8 @@
  * importance-sampling reference, and simulation-based calibration on a
  * conjugate normal model.
  *
- * Seeds are fixed; building with -DSEED_SHIFT=k reruns everything on other
- * seeds: k = 0..60 all pass.  Each check fails on purpose-broken samplers
+ * Seeds are fixed; DPB_TEST_SEED_SHIFT=k (unit.h) reruns everything on
+ * other seeds.  Each check fails on purpose-broken samplers
  * (always taking the second half's proposal, no U-turn check or a reversed
  * one, a missing leapfrog half step, wrong momentum scale, sign errors in
  * the weights or the dual averaging, no x_bar at the end of warmup, the
@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "linalg.h"
 #include "nuts.h"
+#include "nuts_chains.h"
 #include "posterior.h"
 #include "sim.h"
 
@@ -31,11 +32,6 @@
 #include <gsl/gsl_rng.h>
 
 #define CHAINS 4
-
-/* build with -DSEED_SHIFT=k to rerun every test on other seeds */
-#ifndef SEED_SHIFT
-#define SEED_SHIFT 0
-#endif
 
 /* ---------------------------------------------------------------- targets */
 
@@ -159,7 +155,7 @@ run_chains(int dim, dpb_logp_fn f, void *ctx, const dpb_nuts_opts *o,
 
 	for (int c = 0; c < CHAINS; c++)
 	{
-		gsl_rng    *rng = dpb_chain_rng(seed + 1000 * SEED_SHIFT, c);
+		gsl_rng    *rng = dpb_chain_rng(USEED(seed), c);
 		dpb_status	s;
 
 		for (int i = 0; i < dim; i++)
@@ -232,14 +228,17 @@ test_std_normal(void)
 		max_rhat = fmax(max_rhat, s.rhat);
 		min_ess = fmin(min_ess, s.ess_bulk);
 	}
-	CHECK(max_z < 4.0, "mean: max |mean| / MCSE = %g", max_z);
-	/* ESS of x^2 is ~ 1600 here: 12% is 3.4 sd */
-	CHECK(max_verr < 0.12, "variance: max |var - 1| = %g", max_verr);
-	CHECK(max_rhat < 1.01, "R-hat %g", max_rhat);
+	/* 4.5 MCSE over 10 coordinates: 7e-5 by chance */
+	CHECK(max_z < 4.5, "mean: max |mean| / MCSE = %g", max_z);
+	/* ESS of x^2 is ~ 1600-2200 here (sd 0.03): 16% is 5 sd */
+	CHECK(max_verr < 0.16, "variance: max |var - 1| = %g", max_verr);
+	/* observed 1.0017-1.0054 over 11 seeds */
+	CHECK(max_rhat < 1.015, "R-hat %g", max_rhat);
 	CHECK(min_ess > 1000, "bulk ESS %g", min_ess);
 	for (int c = 0; c < CHAINS; c++)
 	{
-		CHECK(st[c].mean_accept > 0.7 && st[c].mean_accept < 0.95,
+		/* 0.873 +- 0.024 over 11 seeds; > 1 without min(1, .) */
+		CHECK(st[c].mean_accept > 0.7 && st[c].mean_accept < 0.99,
 			  "chain %d: mean accept %g", c, st[c].mean_accept);
 		div += st[c].divergences;
 		wdiv += st[c].warmup_divergences;
@@ -294,9 +293,17 @@ test_scaled(void)
 		max_verr = fmax(max_verr, fabs(variance(x, CHAINS * N) / (sd[k] * sd[k]) - 1.0));
 		min_ess = fmin(min_ess, dpb_ess_bulk(x, CHAINS, N));
 	}
-	CHECK(max_merr < 0.20, "metric, mean of the chains: max relative error %g", max_merr);
-	CHECK(max_cerr < 0.40, "metric, each chain: max relative error %g", max_cerr);
-	CHECK(max_verr < 0.12, "draws: max relative variance error %g", max_verr);
+	/*
+	 * The regularised metric is n / (n + 5) var + 1e-3 * 5 / (n + 5) times
+	 * the initial one (1 here): 1.089 sd^2 for sd 0.01, a bias of 8.9%
+	 * before the window's own noise (a relative sd of ~0.09 per chain,
+	 * ~0.045 for the mean of 4).  0.30 and 0.55 sit ~5 sd out; a metric
+	 * that is not updated (1 instead of sd^2 = 1e-4) or that adapts the sd
+	 * instead of the variance is off by orders of magnitude.
+	 */
+	CHECK(max_merr < 0.30, "metric, mean of the chains: max relative error %g", max_merr);
+	CHECK(max_cerr < 0.55, "metric, each chain: max relative error %g", max_cerr);
+	CHECK(max_verr < 0.16, "draws: max relative variance error %g", max_verr);
 	CHECK(min_ess > 400, "bulk ESS %g", min_ess);
 	printf("  nuts scaled normal: metric max rel. err %.3f (chains' mean), %.3f "
 		   "(any chain), draws var err %.3f, ESS >= %.0f, step %.3f\n",
@@ -323,7 +330,7 @@ test_short_warmup(void)
 	double		max_err = 0.0;
 	int			ones = 1;
 
-	gsl_rng_set(rng, 808 + 1000 * SEED_SHIFT);
+	gsl_rng_set(rng, USEED(808));
 	dpb_nuts_opts_default(&o);
 	o.draws = N;
 	o.warmup = 100;
@@ -344,7 +351,10 @@ test_short_warmup(void)
 		  "warmup 0");
 	for (int i = 0; i < N; i++)
 		x[i] = draws[i * D + 1];
-	CHECK(st.step_size > 0.0 && st.step_size < 1.0 && dpb_isfinite(variance(x, N)),
+	/* the heuristic moves the step from 1 by factors of 2 until the
+	 * acceptance crosses 0.8: it stays at 1 from a start that accepts at 1
+	 * and not at 2 (seeds differ), never above 2 with the sd 0.1 coordinate */
+	CHECK(st.step_size > 0.0 && st.step_size <= 2.0 && dpb_isfinite(variance(x, N)),
 		  "warmup 0: step size %g (heuristic, from 1)", st.step_size);
 	printf("  nuts short warmup: 100 -> metric within a factor %.2f; 0 -> step %.3f, "
 		   "var %.3f\n", exp(max_err), st.step_size, variance(x, N));
@@ -384,12 +394,23 @@ test_correlated(void)
 		c[1] += a * b / (S - 1);
 		c[2] += b * b / (S - 1);
 	}
-	CHECK(fabs(c[0] - 1) < 0.1 && fabs(c[2] - 1) < 0.1,
-		  "variances %g %g", c[0], c[2]);
-	CHECK(fabs(c[1] - rho) < 0.1, "covariance %g", c[1]);
-	CHECK(fabs(c[1] / sqrt(c[0] * c[2]) - rho) < 0.01,
+	/*
+	 * Tolerances of 6 Monte Carlo standard errors, measured: over 40 seeds
+	 * (DPB_TEST_SEED_SHIFT=0..39) the estimates spread with sd 0.046 (the
+	 * variances and the covariance), 0.0027 (the correlation) and 0.021
+	 * (the means), centred on the truth (1.002, 1.000, 0.951, 0.9501,
+	 * -0.004, -0.003).  The chains of a diagonal metric on rho = 0.95 mix
+	 * slowly along the long axis: fixed tolerances of 0.1 and 0.01 sat 2-3
+	 * standard errors out and failed on other seeds (issue 22); ESS and
+	 * batch-means estimates from one run understated the spread 2-3 times.
+	 * A sampler with a wrong momentum scale or no metric update is off by
+	 * far more (the header's broken samplers).
+	 */
+	CHECK(fabs(c[0] - 1) < 0.28 && fabs(c[2] - 1) < 0.28, "variances %g %g", c[0], c[2]);
+	CHECK(fabs(c[1] - rho) < 0.28, "covariance %g", c[1]);
+	CHECK(fabs(c[1] / sqrt(c[0] * c[2]) - rho) < 0.016,
 		  "correlation %g", c[1] / sqrt(c[0] * c[2]));
-	CHECK(fabs(m[0]) < 0.15 && fabs(m[1]) < 0.15, "means %g %g", m[0], m[1]);
+	CHECK(fabs(m[0]) < 0.13 && fabs(m[1]) < 0.13, "means %g %g", m[0], m[1]);
 	printf("  nuts rho = 0.95: var %.3f %.3f, cov %.3f, corr %.4f, mean %.3f %.3f\n",
 		   c[0], c[2], c[1], c[1] / sqrt(c[0] * c[2]), m[0], m[1]);
 	free(draws);
@@ -499,7 +520,7 @@ test_dense(void)
 	}
 	for (int c = 0; c < CHAINS; c++)
 		div += st[c].divergences;
-	CHECK(max_z < 4.0, "dense: max |mean| / MCSE = %g", max_z);
+	CHECK(max_z < 4.5, "dense: max |mean| / MCSE = %g", max_z);
 	CHECK(max_verr < 0.15, "dense: max relative variance error %g", max_verr);
 	CHECK(max_cerr < 0.005, "dense: max correlation error %g", max_cerr);
 	CHECK(max_merr < 0.25, "dense: metric diagonal, max relative error %g", max_merr);
@@ -507,7 +528,8 @@ test_dense(void)
 	CHECK(div == 0, "dense: %ld divergences", div);
 	/* whitened: ~2^2 steps (as the 10-D standard normal); the diagonal
 	 * metric needs ~ 2^5 here */
-	CHECK(grads[1] < 10 && grads[0] > 3 * grads[1],
+	/* the ratio was 3.24-3.66 over 8 seeds: > 2 is 12 sd away */
+	CHECK(grads[1] < 10 && grads[0] > 2 * grads[1],
 		  "gradients / iteration: dense %g, diagonal %g", grads[1], grads[0]);
 	printf("  nuts dense metric, 6-D, corr 0.98, sd 0.01..100: max|mean|/MCSE %.2f, "
 		   "var err %.3f, corr err %.4f, metric err %.3f, ESS >= %.0f; "
@@ -577,7 +599,8 @@ test_funnel(void)
 	}
 	for (int i = 0; i < CHAINS * N * D; i++)
 		finite &= dpb_isfinite(draws[i]);
-	CHECK(div > 0, "divergences after warmup: %ld", div);
+	/* 7-54 after warmup over 8 seeds; with the warmup's, never 0 */
+	CHECK(div + wdiv > 0, "divergences: %ld after warmup, %ld in warmup", div, wdiv);
 	CHECK(finite, "non-finite draws");
 	printf("  nuts funnel: %ld divergences after warmup (%ld in warmup) in %d "
 		   "iterations\n", div, wdiv, CHAINS * N);
@@ -718,15 +741,69 @@ test_stuck_chain(void)
 	for (int i = 0; i < 2 * iters * 3; i++)
 		dr.v[i] = 0.25 * (i % 3);	/* both chains constant */
 	CHECK(dpb_draws_stuck_chain(&dr) == 1, "constant chains: %d", dpb_draws_stuck_chain(&dr));
+	CHECK(dpb_draws_stuck_chains(&dr) == 2, "two stuck chains: %d", dpb_draws_stuck_chains(&dr));
 	dr.v[3 * 5 + 1] = 1.0;		/* chain 1 moves once */
 	CHECK(dpb_draws_stuck_chain(&dr) == 2, "chain 2 stuck: %d", dpb_draws_stuck_chain(&dr));
+	CHECK(dpb_draws_stuck_chains(&dr) == 1, "one stuck chain: %d", dpb_draws_stuck_chains(&dr));
 	dr.v[3 * (iters + 7) + 2] = -1.0;	/* chain 2 too */
 	CHECK(dpb_draws_stuck_chain(&dr) == 0, "both moved: %d", dpb_draws_stuck_chain(&dr));
+	CHECK(dpb_draws_stuck_chains(&dr) == 0, "none stuck: %d", dpb_draws_stuck_chains(&dr));
 	dpb_draws_free(&dr);
 	CHECK(dpb_draws_alloc(&dr, 1, iters - 1, 1) == DPB_OK, "alloc");
 	for (int i = 0; i < iters - 1; i++)
 		dr.v[i] = 1.0;
 	CHECK(dpb_draws_stuck_chain(&dr) == 0, "too few draws to tell");
+	dpb_draws_free(&dr);
+}
+
+/* a density that is -inf everywhere: no starting point, and the error says
+ * that the prior has no mass where the likelihood is (issue 22) */
+static double
+logp_nowhere(const double *x, double *g, void *ctx)
+{
+	g[0] = 0;
+	return -INFINITY;
+}
+
+static void
+init_zero(void *ctx, gsl_rng *rng, double *phi)
+{
+	phi[0] = gsl_rng_uniform(rng);
+}
+
+static void
+record_one(void *ctx, const double *phi, double *out)
+{
+	out[0] = phi[0];
+}
+
+static void
+test_no_mass(void)
+{
+	dpb_nuts_model m = {0};
+	dpb_infer_opts o;
+	dpb_release r;
+	dpb_draws	dr;
+	dpb_err		err;
+	dpb_status	st;
+
+	memset(&r, 0, sizeof(r));
+	r.d = 1;
+	r.model = DPB_MODEL_LOGISTIC;
+	dpb_infer_opts_default(&o, &r);
+	o.chains = 1;
+	o.draws = 10;
+	o.warmup = 10;
+	m.dim = 1;
+	m.logp = logp_nowhere;
+	m.init = init_zero;
+	m.record = record_one;
+	m.prior_options = "theta_scale";
+	CHECK(dpb_draws_alloc(&dr, 1, 10, 1) == DPB_OK, "alloc");
+	st = dpb_nuts_chains(&m, &o, 1, &dr, &err);
+	CHECK(st == DPB_ENUMERIC && strstr(err.msg, "no mass where the likelihood") != NULL &&
+		  strstr(err.detail, "theta_scale") != NULL,
+		  "no starting point: status %d, %s / %s", st, err.msg, err.detail);
 	dpb_draws_free(&dr);
 }
 
@@ -787,7 +864,7 @@ test_logistic(void)
 			   *lw = malloc(sizeof(double) * NIS),
 			   *th = malloc(sizeof(double) * NIS * 2);
 
-	gsl_rng_set(rng, 606 + 1000 * SEED_SHIFT);
+	gsl_rng_set(rng, USEED(606));
 	for (int i = 0; i < NOBS; i++)
 	{
 		X[2 * i] = 1.0;
@@ -900,7 +977,7 @@ test_sbc(void)
 	dpb_nuts_opts o;
 	int			fails = 0;
 
-	gsl_rng_set(rng, 707 + 1000 * SEED_SHIFT);
+	gsl_rng_set(rng, USEED(707));
 	dpb_nuts_opts_default(&o);
 	o.warmup = 200;
 	o.draws = L * THIN;
@@ -926,7 +1003,7 @@ test_sbc(void)
 	for (int k = 0; k < 2; k++)
 	{
 		p[k] = sim_rank_pvalue(ranks[k], REPS, L, rng);
-		CHECK(p[k] > 0.01, "SBC mu%d: KS p = %g", k, p[k]);
+		CHECK(p[k] > UNIT_P_MIN / 2, "SBC mu%d: KS p = %g", k, p[k]);
 	}
 	printf("  nuts SBC (100 replications): KS p = %.3f, %.3f\n", p[0], p[1]);
 	gsl_rng_free(rng);
@@ -1026,7 +1103,7 @@ test_curvature_init(void)
 		for (int c = 0; c < CHAINS; c++)
 			max_merr = fmax(max_merr, fabs(metric[c * D + k] / (sd[k] * sd[k]) - 1.0));
 	}
-	CHECK(max_verr < 0.12, "draws: max relative variance error %g", max_verr);
+	CHECK(max_verr < 0.16, "draws: max relative variance error %g", max_verr);
 	/* the regulariser is relative to the initial metric: sd 0.001 is not
 	 * floored at Stan's 1e-3 * 5 / 505 ~ 1e-5 */
 	CHECK(max_merr < 0.40, "adapted metric, each chain: max relative error %g", max_merr);
@@ -1105,7 +1182,7 @@ test_recoord(void)
 			   *draws = malloc(sizeof(double) * 2 * 4000),
 				v[2] = {0, 0};
 
-	gsl_rng_set(rng, 41 + SEED_SHIFT);
+	gsl_rng_set(rng, USEED(41));
 	dpb_nuts_opts_default(&o);
 	o.draws = 4000;
 	o.curvature_init = 1;
@@ -1116,7 +1193,9 @@ test_recoord(void)
 	for (int i = 0; i < o.draws; i++)
 		for (int j = 0; j < 2; j++)
 			v[j] += draws[2 * i + j] * draws[2 * i + j] / o.draws;
-	CHECK(fabs(v[0] - 1) < 0.15 && fabs(v[1] - 1) < 0.15,
+	/* one chain of 4000: the ESS of x^2 is ~1000-1500, a standard error of
+	 * ~0.04 */
+	CHECK(fabs(v[0] - 1) < 0.2 && fabs(v[1] - 1) < 0.2,
 		  "variances after the change of coordinates %.3f %.3f (1, 1)", v[0], v[1]);
 	CHECK(st.divergences == 0, "%ld divergences", st.divergences);
 	free(draws);
@@ -1138,6 +1217,7 @@ test_nuts(void)
 	test_interrupt();
 	test_interrupt_inner();
 	test_stuck_chain();
+	test_no_mass();
 	test_logistic();
 	test_sbc();
 }

@@ -81,7 +81,7 @@ test_release_sig(void)
 	unsigned char *b;
 	char		long_text[300];
 
-	gsl_rng_set(g, 91);
+	gsl_rng_set(g, USEED(91));
 	CHECK(dpb_sig_keygen(pub, priv, &err) == DPB_OK, "keygen");
 	CHECK(dpb_sig_keygen(pub2, priv2, &err) == DPB_OK, "keygen 2");
 	CHECK(memcmp(pub, pub2, DPB_SIG_KEY_BYTES) != 0, "two keys differ");

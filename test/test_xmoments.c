@@ -319,7 +319,7 @@ test_gibbs_noisy(gsl_rng *rng)
 	CHECK(sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, rng, &r, &clipped) == 0,
 		  "noisy release with x moments");
 	dpb_infer_opts_default(&o, &r);
-	o.seed = 11;
+	o.seed = USEED(11);
 	o.chains = 2;
 	o.draws = 1000;
 	o.warmup = 500;
@@ -354,8 +354,23 @@ test_gibbs_noisy(gsl_rng *rng)
 					   k, mn, mu, sqrt(vu), lo, hi, truth[k]);
 			CHECK(fabs(mn - mu) < 1.0 * sqrt(vu), "theta[%d]: noisy %.4f vs update %.4f (sd %.4f)",
 				  k, mn, mu, sqrt(vu));
-			CHECK(lo < truth[k] && truth[k] < hi, "theta[%d]: truth %.3f outside [%.4f, %.4f]",
-				  k, truth[k], lo, hi);
+			/*
+			 * The truth within 5 posterior sd of the mean (a calibrated
+			 * posterior misses its 99% interval one time in 100 per
+			 * coefficient, and the interval's ends from 2000 correlated
+			 * draws wobble by ~0.2 sd: that check failed ~3% of seeds).
+			 * Clipping or a moments bug moves the mean by many sd at
+			 * N = 4e4.
+			 */
+			{
+				double		vn = 0;
+
+				for (i = 0; i < n; i++)
+					vn += (col[i] - mn) * (col[i] - mn) / (n - 1);
+				CHECK(fabs(mn - truth[k]) < 5 * sqrt(vn),
+					  "theta[%d]: truth %.3f, posterior mean %.4f sd %.4f (99%% [%.4f, %.4f])",
+					  k, truth[k], mn, sqrt(vn), lo, hi);
+			}
 			free(col);
 		}
 	if (st == DPB_OK)
@@ -378,7 +393,7 @@ test_xmoments(void)
 {
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
-	gsl_rng_set(rng, 20261122);
+	gsl_rng_set(rng, USEED(20261122));
 	test_gaussian_identity(rng);
 	test_from_release(rng);
 	test_calibration();

@@ -10,6 +10,7 @@
 int			unit_passed = 0;
 int			unit_failed = 0;
 const char *unit_current = "";
+unsigned long unit_seed_shift = 0;
 
 #define UNIT_TESTS(X) \
 	X(diag) \
@@ -55,13 +56,32 @@ const char *unit_current = "";
 	X(ldp_cli) \
 	X(ldp_models)
 
+char	   *openblas_get_corename(void);
+
 #define DECLARE(name) void test_##name(void);
 UNIT_TESTS(DECLARE)
 
 int
 main(int argc, char **argv)
 {
+	const char *shift = getenv("DPB_TEST_SEED_SHIFT");
+
 	gsl_set_error_handler_off();
+	printf("openblas kernel %s (OPENBLAS_CORETYPE=%s)\n", openblas_get_corename(),
+		   getenv("OPENBLAS_CORETYPE") ? getenv("OPENBLAS_CORETYPE") : "");
+	if (shift && *shift)
+	{
+		char	   *end;
+		long		k = strtol(shift, &end, 10);
+
+		if (*end != '\0' || k < 0)
+		{
+			fprintf(stderr, "DPB_TEST_SEED_SHIFT must be a non-negative integer\n");
+			return 2;
+		}
+		unit_seed_shift = (unsigned long) k;
+		printf("seed shift %lu (DPB_TEST_SEED_SHIFT)\n", unit_seed_shift);
+	}
 #define RUN(name) \
 	if (argc < 2 || strcmp(argv[1], #name) == 0) \
 	{ \
