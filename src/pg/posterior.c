@@ -93,14 +93,17 @@ summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
 /*
  * Stan-like warnings after a run (docs/posterior.md, "Warnings"): one
  * WARNING when a reported variable has R-hat > DPB_WARN_RHAT, a bulk or
- * tail ESS below DPB_WARN_ESS_PER_CHAIN per chain, or when a transition
- * after warmup diverged; a NOTICE when more than DPB_NOTICE_REJECTED of the
+ * tail ESS below DPB_WARN_ESS_PER_CHAIN per chain, when a transition
+ * after warmup diverged, when a chain never moved after warmup, or when a
+ * NUTS warmup was shorter than DPB_SHORT_WARMUP; a NOTICE when more than
+ * DPB_NOTICE_REJECTED of the
  * proposed states were rejected.  The diagnostics are dpb_summarize's (NaN
  * ones, from too few or constant draws, are not compared).
  */
 #define DPB_WARN_RHAT 1.01
 #define DPB_WARN_ESS_PER_CHAIN 100.0
 #define DPB_NOTICE_REJECTED 0.01
+#define DPB_SHORT_WARMUP 150
 
 static void
 run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
@@ -109,7 +112,15 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 	double		max_rhat = -INFINITY,
 				min_bulk = INFINITY,
 				min_tail = INFINITY;
-	int			bad_vars = 0;
+	int			bad_vars = 0,
+				stuck;
+	/*
+	 * Stan's windowed adaptation needs 150 iterations: a shorter warmup
+	 * always warns, whatever the diagnostics say (they are unreliable
+	 * from a chain whose step size and metric were not adapted)
+	 */
+	bool		short_warmup = dr->warmup > 0 && dr->warmup < DPB_SHORT_WARMUP &&
+		strcmp(sampler, "nuts") == 0;
 	double		ess_min = DPB_WARN_ESS_PER_CHAIN * dr->chains;
 
 	for (int k = 0; k < dr->nvars; k++)
@@ -131,7 +142,22 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 		bad_vars += bad;
 	}
 	pfree(x);
-	if (bad_vars > 0 || dr->divergences > 0)
+	stuck = dpb_draws_stuck_chains(dr);
+	if (stuck > 0)
+	{
+		/* a sampler outcome, not an input error (issue 22) */
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("the posterior draws may not be reliable"),
+				 errdetail("Sampler %s: %d of %d chains never moved after warmup (every proposal was "
+						   "rejected, so all of their draws are equal).",
+						   sampler, stuck, dr->chains),
+				 errhint("A short warmup leaves the step size untuned: raise warmup (the default is "
+						 "1000 iterations). If a chain still never moves after a long warmup, check "
+						 "that the prior options suit the scale of the data.")));
+		return;
+	}
+	if (bad_vars > 0 || dr->divergences > 0 || short_warmup)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
 				 errmsg("the posterior draws may not be reliable"),
@@ -140,6 +166,11 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 						   "min bulk ESS %.0f, min tail ESS %.0f.",
 						   sampler, dr->divergences, bad_vars, dr->nvars, DPB_WARN_RHAT, ess_min,
 						   DPB_WARN_ESS_PER_CHAIN, max_rhat, min_bulk, min_tail),
+				 short_warmup ?
+				 errhint("A warmup of %d iterations is too short to adapt the sampler: raise warmup "
+						 "(the default is 1000 iterations) and draws until every rhat <= %.2f and "
+						 "ess_bulk, ess_tail >= %.0f per chain.",
+						 dr->warmup, DPB_WARN_RHAT, DPB_WARN_ESS_PER_CHAIN) :
 				 dr->divergences > 0 && laplace_omega ?
 				 errhint("The divergences may come from the Laplace noise's variance steps: try options "
 						 "{\"laplace_noise\": \"latent\"} (docs/posterior.md, \"Laplace releases\"), or raise "

@@ -66,9 +66,10 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 		if (st == DPB_OK && tries == 100)
 		{
 			st = DPB_ENUMERIC;
-			dpb_err_set(err, "the sampler found no valid starting point",
-						"The log density is not finite at 100 starting points; "
-						"check the prior options (%s).", m->prior_options);
+			dpb_err_set(err, "the prior puts no mass where the likelihood of the release is",
+						"The log density is not finite at 100 starting points drawn for the sampler, "
+						"so it has no valid starting point; check the prior options (%s).",
+						m->prior_options);
 		}
 		if (st == DPB_OK)
 			st = dpb_nuts_run(m->dim, m->logp, m->ctx, phi, &no, rng, buf, &ns);

@@ -374,23 +374,38 @@ dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
 	return DPB_OK;
 }
 
+/* 1 if chain c's draws are all equal (and there are enough to tell) */
+static int
+chain_stuck(const dpb_draws *dr, int c)
+{
+	const double *first = dr->v + (size_t) c * dr->iters * dr->nvars;
+
+	if (dr->iters < DPB_STUCK_MIN_DRAWS)
+		return 0;
+	for (int i = 1; i < dr->iters; i++)
+		if (memcmp(first, first + (size_t) i * dr->nvars,
+				   sizeof(double) * (size_t) dr->nvars) != 0)
+			return 0;
+	return 1;
+}
+
 int
 dpb_draws_stuck_chain(const dpb_draws *dr)
 {
-	if (dr->iters < DPB_STUCK_MIN_DRAWS)
-		return 0;
 	for (int c = 0; c < dr->chains; c++)
-	{
-		const double *first = dr->v + (size_t) c * dr->iters * dr->nvars;
-		int			moved = 0;
-
-		for (int i = 1; i < dr->iters && !moved; i++)
-			moved = memcmp(first, first + (size_t) i * dr->nvars,
-						   sizeof(double) * (size_t) dr->nvars) != 0;
-		if (!moved)
+		if (chain_stuck(dr, c))
 			return c + 1;
-	}
 	return 0;
+}
+
+int
+dpb_draws_stuck_chains(const dpb_draws *dr)
+{
+	int			n = 0;
+
+	for (int c = 0; c < dr->chains; c++)
+		n += chain_stuck(dr, c);
+	return n;
 }
 
 dpb_status
@@ -400,7 +415,6 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 	double		step_s,
 				run_s;
 	dpb_status	st;
-	int			c;
 	const sampler_entry *e;
 
 	if (r->p.mechanism == DPB_MECH_NONE && o->method != DPB_METHOD_NONPRIVATE)
@@ -443,15 +457,13 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 					dpb_sampler_name(o->sampler));
 		return DPB_ENOTSUP;
 	}
+	/*
+	 * A chain that never moved after warmup is returned as it is: the
+	 * caller's convergence warning names it (dpb_draws_stuck_chains).
+	 */
 	st = e->run(r, o, out, err);
-	if (st == DPB_OK && (c = dpb_draws_stuck_chain(out)) > 0)
-	{
-		dpb_draws_free(out);
-		dpb_err_set(err, "the sampler never moved: every proposal after warmup was rejected",
-					"The draws of chain %d are all equal. The prior or the release admits no "
-					"usable posterior; check the prior options.", c);
-		return DPB_ENUMERIC;
-	}
+	if (st == DPB_OK)
+		out->warmup = o->warmup;
 	return st;
 }
 

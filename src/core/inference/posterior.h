@@ -146,6 +146,8 @@ typedef struct dpb_draws
 	long		rejected;		/* non-finite / non-PD states rejected */
 	long		proposals;		/* states proposed (rejected ones included):
 								 * Gibbs iterations, NUTS density evaluations */
+	int			warmup;			/* warmup iterations of the run (0: not
+								 * recorded); for the warnings' hints */
 } dpb_draws;
 
 dpb_status	dpb_draws_alloc(dpb_draws *d, int chains, int iters, int nvars);
@@ -160,9 +162,15 @@ dpb_status	dpb_posterior_cost(const dpb_release *r, const dpb_infer_opts *o,
 /* A chain whose DPB_STUCK_MIN_DRAWS or more draws are all equal (every
  * proposal after warmup was rejected): returns its number (1-based), else 0.
  * (A working NUTS chain stays put with probability < 1/2 per iteration, a
- * Gibbs chain never.)  dpb_posterior_run fails with DPB_ENUMERIC then. */
+ * Gibbs chain never.)  dpb_draws_stuck_chains counts such chains.  A stuck
+ * chain after a valid start is a sampler outcome, not an input error: a
+ * warmup too short to tune the step size leaves one (issue 22), so the
+ * draws are returned and the caller warns (src/pg/posterior.c); a prior with
+ * no mass where the likelihood is fails earlier, with "the sampler found no
+ * valid starting point". */
 #define DPB_STUCK_MIN_DRAWS 20
 int			dpb_draws_stuck_chain(const dpb_draws *dr);
+int			dpb_draws_stuck_chains(const dpb_draws *dr);
 
 /*
  * The sampler a run of r with o uses (o->sampler resolved): linear
