@@ -17,6 +17,12 @@
 #                           budget refuses (scheduled before step 4, checked
 #                           last; counted as one test), then pg_dump of its
 #                           database restored into another (one more test)
+#   7. other BLAS kernels   the unit tests, then the regression tests on a
+#                           restarted cluster, under each OpenBLAS kernel of
+#                           DPBAYES_KERNELS that the CPU can run
+#                           (OPENBLAS_CORETYPE; test/blas_kernels.sh); each
+#                           kernel's regression tests count in the summary
+#                           (results in kernels/<kernel>/)
 #
 # The regression tests are the basenames of sql/*.sql in byte order, the
 # REGRESS list of dpbayes.mk.  results/ and regression.diffs go to the repo
@@ -28,6 +34,12 @@
 #
 # Environment:
 #   DPBAYES_SKIP_UNIT=1     skip the C unit tests
+#   DPBAYES_KERNELS="..."   the other OpenBLAS kernels to run the suite
+#                           under (default "Prescott Haswell SkylakeX"; ""
+#                           for none).  The main run uses the environment's
+#                           OPENBLAS_CORETYPE (unset: the CPU's own kernel),
+#                           so  OPENBLAS_CORETYPE=Zen DPBAYES_KERNELS= make
+#                           check  runs everything under one kernel.
 #   DPBAYES_REGRESS="a b"   run only these regression tests (and no
 #                           isolation specs unless DPBAYES_ISOLATION=1, no
 #                           pg_cron test unless DPBAYES_CRON=1)
@@ -42,6 +54,17 @@ source test/pgcluster.sh
 source test/cron_job.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
+
+# "passed failed" counts of a pg_regress or pg_isolation_regress output
+# (<= 15: "... ok" / "... FAILED"; 16+: TAP "ok N" / "not ok N")
+count_results() {
+	awk '
+		/\.\.\. +ok( |$)/     { p++; next }
+		/\.\.\. +FAILED/      { f++; next }
+		/^ok +[0-9]+ /         { p++; next }
+		/^not ok +[0-9]+ /     { f++; next }
+		END { printf "%d %d\n", p + 0, f + 0 }' "$1"
+}
 
 unit_status="not run"
 status=0          # overall exit status
@@ -154,16 +177,22 @@ if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_CRON:-0}" = 1 ]; then
 fi
 
 out=$PGC_DIR/pg_regress.out
+# pg_regress of the tests in run[] into OUTDIR (results/, regression.diffs),
+# its output copied to LOG; returns pg_regress's exit status
+run_regress() {
+	"$pg_regress" \
+		--inputdir=. --outputdir="$1" \
+		--bindir="$PGC_BIN" \
+		--load-extension=dpbayes \
+		--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" \
+		--dbname=contrib_regression \
+		"${run[@]}" 2>&1 | tee "$2"
+	return "${PIPESTATUS[0]}"
+}
 rm -f regression.diffs regression.out
 set +e
-"$pg_regress" \
-	--inputdir=. --outputdir=. \
-	--bindir="$PGC_BIN" \
-	--load-extension=dpbayes \
-	--host="$PGHOST" --port="$PGPORT" --user="$PGUSER" \
-	--dbname=contrib_regression \
-	"${run[@]}" 2>&1 | tee "$out"
-rc=${PIPESTATUS[0]}
+run_regress . "$out"
+rc=$?
 set -e
 
 # Count results.  PostgreSQL <= 15 prints "test foo ... ok 12 ms" (or
@@ -234,12 +263,7 @@ if [ -f isolation/isolation_schedule ] &&
 			--schedule=isolation/isolation_schedule 2>&1 | tee "$iout"
 		irc=${PIPESTATUS[0]}
 		set -e
-		read -r ip if_ < <(awk '
-			/\.\.\. +ok( |$)/     { p++; next }
-			/\.\.\. +FAILED/      { f++; next }
-			/^ok +[0-9]+ /         { p++; next }
-			/^not ok +[0-9]+ /     { f++; next }
-			END { printf "%d %d\n", p, f }' "$iout")
+		read -r ip if_ < <(count_results "$iout")
 		if [ "$irc" -ne 0 ]; then
 			status=1
 			[ $((ip + if_)) -ge "$n_iso" ] || if_=$((n_iso - ip))
@@ -272,6 +296,65 @@ if [ "$cron_on" = 1 ]; then
 	fi
 fi
 
+# ---- the same verdicts under other OpenBLAS kernels ----
+# OpenBLAS picks its kernels by CPU, and they round differently, so every
+# chain runs on other bits on another machine.  No verdict may depend on
+# that: the unit tests and the regression tests run again under each kernel
+# of DPBAYES_KERNELS that this CPU can run (test/blas_kernels.sh).
+extra_kernels=$(bash test/blas_kernels.sh "${DPBAYES_KERNELS-Prescott Haswell SkylakeX}")
+main_kernel=${OPENBLAS_CORETYPE:-native}
+kernel_notes=()
+for k in $extra_kernels; do
+	[ "$k" != "$main_kernel" ] || continue
+	banner "kernel $k: unit tests (OPENBLAS_CORETYPE=$k)"
+	if [ "${DPBAYES_SKIP_UNIT:-0}" = 1 ]; then
+		echo "skipped (DPBAYES_SKIP_UNIT=1)"
+	else
+		ulog=$PGC_DIR/unit_$k.log
+		urc=0
+		OPENBLAS_CORETYPE=$k ./test/unit_run >"$ulog" 2>&1 || urc=$?
+		grep -E '^(FAIL|not ok|openblas)' "$ulog" || true
+		usum=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ulog" | tail -1)
+		echo "unit tests under $k: ${usum:-no summary (exit status $urc)}"
+		if [ "$urc" -ne 0 ]; then
+			status=1
+			unit_status="FAILED under $k (see above)"
+		fi
+		kernel_notes+=("unit $k: ${usum:-exit $urc}")
+	fi
+	banner "kernel $k: regression tests (server with OPENBLAS_CORETYPE=$k)"
+	pgc_stop
+	if ! OPENBLAS_CORETYPE=$k pgc_start; then
+		echo "the cluster did not start under $k: counted as one failed test" >&2
+		status=1
+		reg_fail=$((reg_fail + 1))
+		continue
+	fi
+	kout=kernels/$k
+	rm -rf "$kout" && mkdir -p "$kout"
+	set +e
+	run_regress "$kout" "$PGC_DIR/pg_regress_$k.out"
+	krc=$?
+	set -e
+	read -r kp kf < <(count_results "$PGC_DIR/pg_regress_$k.out")
+	if [ "$krc" -ne 0 ]; then
+		status=1
+		[ $((kp + kf)) -ge "${#run[@]}" ] || kf=$((${#run[@]} - kp))
+		[ "$kf" -gt 0 ] || kf=1
+		if [ -s "$kout/regression.diffs" ]; then
+			banner "regression.diffs under $k ($PWD/$kout/regression.diffs)"
+			head -n 200 "$kout/regression.diffs"
+		fi
+	fi
+	kernel_notes+=("regression $k: $kp passed, $kf failed")
+	reg_pass=$((reg_pass + kp))
+	reg_fail=$((reg_fail + kf))
+done
+
 banner "stop cluster"
 pgc_stop
+if [ "${#kernel_notes[@]}" -ne 0 ]; then
+	echo "main run under OPENBLAS_CORETYPE=$main_kernel; other kernels:"
+	printf '  %s\n' "${kernel_notes[@]}"
+fi
 finish
