@@ -53,6 +53,8 @@ const char *unit_current = "";
 	X(ldp_ss) \
 	X(ldp_input) \
 	X(ldp_cli) \
+	X(ldp_fork) \
+	X(ldp_threads) \
 	X(ldp_models)
 
 #define DECLARE(name) void test_##name(void);
