@@ -16,8 +16,8 @@
 #   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp.md)
 #   make install-ldp-client  its static library, headers, CLI and pkg-config file
 #   make libdpbayes-ldp  the slim client library src/cli/libdpbayes-ldp.a
-#                   (only the client's modules; needs libcrypto and libm, no
-#                   GSL, no BLAS)
+#                   (only the client's modules; needs libcrypto, libm and
+#                   pthreads (in libc since glibc 2.34), no GSL, no BLAS)
 #   make bench      the benchmarks in bench/
 #   make figures    redraw docs/figures/*.png from bench/results (gnuplot)
 #
@@ -39,7 +39,9 @@ MVEC_LIBS := $(shell sh test/mvec_probe.sh $(CC))
 MVEC_CFLAGS := $(if $(MVEC_LIBS),-DDPB_HAVE_LIBMVEC)
 UNIT_CFLAGS = -O2 -g -std=gnu99 -Wall -Wextra -Wno-unused-parameter $(CORE_INC) \
 	$(shell pkg-config --cflags openblas 2>/dev/null) $(MVEC_CFLAGS)
-UNIT_LIBS = -lgsl -lopenblas -lcrypto $(MVEC_LIBS) -lm
+# -pthread: the bit source's fork detection (pthread_once, pthread_atfork)
+# and the thread test; part of libc from glibc 2.34 on
+UNIT_LIBS = -lgsl -lopenblas -lcrypto $(MVEC_LIBS) -lm -pthread
 
 LDP_CLI = src/cli/dpbayes-ldp
 LDP_CLI_INSECURE = test/dpbayes-ldp-insecure
@@ -96,9 +98,10 @@ $(LDP_LIB): $(LDP_LIB_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 	done
 	rm -f $@ && ar rcs $@ build/ldp/*.o
 
-# links the library with libcrypto and libm only: proves it needs no GSL
+# links the library with libcrypto, libm and pthreads only: proves it needs
+# no GSL
 $(LDP_SLIM_CHECK): src/cli/ldp_slim_check.c $(LDP_LIB)
-	$(CC) -O2 -std=gnu99 $(CORE_INC) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm
+	$(CC) -O2 -std=gnu99 $(CORE_INC) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm -pthread
 
 libdpbayes-ldp: $(LDP_LIB) $(LDP_SLIM_CHECK)
 
@@ -116,7 +119,7 @@ install-ldp-client: $(LDP_LIB) $(LDP_CLI)
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: dpbayes-ldp' 'Description: dpbayes local-DP client: protocols and randomizers' \
 		'Version: $(shell sed -n "s/^EXTVERSION = //p" dpbayes.mk)' \
-		'Cflags: -I$${includedir}/dpbayes-ldp' 'Libs: -L$${libdir} -ldpbayes-ldp -lcrypto -lm' \
+		'Cflags: -I$${includedir}/dpbayes-ldp' 'Libs: -L$${libdir} -ldpbayes-ldp -lcrypto -lm -pthread' \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/dpbayes-ldp.pc
 
 unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE) $(LDP_SLIM_CHECK)

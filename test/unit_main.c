@@ -54,6 +54,8 @@ unsigned long unit_seed_shift = 0;
 	X(ldp_ss) \
 	X(ldp_input) \
 	X(ldp_cli) \
+	X(ldp_fork) \
+	X(ldp_threads) \
 	X(ldp_models)
 
 char	   *openblas_get_corename(void);

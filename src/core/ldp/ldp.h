@@ -189,7 +189,9 @@ void		dpb_ldp_eps_dyadic(double eps, dpb_u128 *num, int *k);
 dpb_status	dpb_ldp_flip(dpb_rbits *rb, dpb_u128 num, int log2den, int *out);
 
 /* A bit source reading getrandom(2) (the only source a client may use for
- * real reports).  NULL when out of memory. */
+ * real reports).  NULL when out of memory.  Fork-safe: a child never
+ * reuses the bits its parent buffered.  Not thread-safe: one source per
+ * thread (dnoise.h, dpb_rbits_new). */
 dpb_rbits  *dpb_ldp_rbits_os(void);
 
 /* Calibration and randomizer of linear_input / logistic_input

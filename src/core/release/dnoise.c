@@ -6,12 +6,16 @@
  * integers and random bits.  Floating point appears only in the calibration
  * functions at the end of the file, which depend on public parameters.
  */
+#define _DEFAULT_SOURCE			/* explicit_bzero, MAP_ANONYMOUS, madvise */
 #include "dnoise.h"
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define POOL 512
 
@@ -23,6 +27,7 @@ struct dpb_rbits
 	int			insecure;
 	uint64_t	seed_state;		/* counter of the insecure source */
 	uint64_t	consumed;		/* bits handed out */
+	uint64_t	gen;			/* fork generation of acc and pool */
 	uint64_t	acc;			/* unused bits, least significant first */
 	int			nacc;			/* number of bits in acc */
 	size_t		pos;			/* next unused byte of pool */
@@ -33,18 +38,164 @@ struct dpb_rbits
 #define U128_2_127 (U128_ONE << 127)
 
 /* ---------------------------------------------------------------------
+ * Fork detection
+ *
+ * A source buffers up to 512 bytes of its fill plus up to 63 bits in acc.
+ * After fork() the child holds a copy of both: were it to use them, parent
+ * and child would release the same noise, and the difference of their two
+ * reports would be the exact difference of two people's records.  So every
+ * buffered bit is tagged with the process's fork generation, a counter that
+ * strictly increases in a child over its parent's value, and take_bits()
+ * discards (and wipes) the buffer of a source whose tag is not the current
+ * generation before handing out a single bit.
+ *
+ * A fork is noticed by two independent means, either of which suffices:
+ *
+ *   - a page advised MADV_WIPEONFORK (Linux >= 4.14), holding a flag set
+ *     to 1: the kernel gives a child of any kind (fork, _Fork, a raw clone
+ *     without CLONE_VM) a zero-filled copy, whatever user-space code runs
+ *     or not, so the first bit drawn in the child finds the flag 0 and
+ *     advances the generation.  Reading the flag costs one load.
+ *   - a pthread_atfork child handler that advances the generation; it
+ *     covers fork() where the page is unavailable (an older kernel, a
+ *     sandbox without madvise).  Without the page, the pid the generation
+ *     belongs to is compared with getpid() on every draw as well, to catch
+ *     children made without the handlers (_Fork, a raw clone); that costs
+ *     a system call per draw, the price of the fallback only.
+ *
+ * A bare owner pid per source would not do: pids are reused, so a
+ * grandchild can be given the pid of the exited process that filled the
+ * pool it inherited (through a child that never drew), and would take the
+ * pool for its own.  The generation is never reused: it only grows along
+ * a line of descent.  (Residual gap, fallback only: two generations of
+ * children made without the atfork handlers, the middle one never
+ * drawing, and the younger given the pid of an exited ancestor.)
+ *
+ * The state is process-wide and written under pthread_once or with
+ * atomics, so sources may be created, used and freed in several threads
+ * at once (each thread its own source: dnoise.h).
+ * ------------------------------------------------------------------- */
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static uint64_t fork_gen = 1;	/* atomic; the current fork generation */
+static unsigned char *wipe_flag = NULL; /* 1, or 0 in a fresh child */
+static size_t wipe_len = 0;
+static int	wipe_off = 0;		/* tests: use the fallback */
+static pid_t gen_pid = 0;		/* atomic; fallback: whose fork_gen */
+
+static void
+fork_child(void)
+{
+	/* only the forking thread runs in the child: plain atomics suffice */
+	__atomic_add_fetch(&fork_gen, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&gen_pid, getpid(), __ATOMIC_RELEASE);
+}
+
+static void
+fork_init(void)
+{
+#ifdef MADV_WIPEONFORK
+	long		pg = sysconf(_SC_PAGESIZE);
+	void	   *p;
+
+	wipe_len = pg > 0 ? (size_t) pg : 4096;
+	p = mmap(NULL, wipe_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED)
+	{
+		if (madvise(p, wipe_len, MADV_WIPEONFORK) == 0)
+		{
+			*(unsigned char *) p = 1;
+			wipe_flag = p;
+		}
+		else
+			munmap(p, wipe_len);	/* EINVAL before Linux 4.14 */
+	}
+#endif
+	gen_pid = getpid();
+	/* on failure (ENOMEM) the page or the pid comparison still detects */
+	(void) pthread_atfork(NULL, NULL, fork_child);
+}
+
+/* The current fork generation; notices a fork not yet counted. */
+static inline uint64_t
+fork_generation(void)
+{
+	if (wipe_flag != NULL && !wipe_off)
+	{
+		if (__builtin_expect(__atomic_load_n(wipe_flag, __ATOMIC_ACQUIRE), 1))
+			return __atomic_load_n(&fork_gen, __ATOMIC_RELAXED);
+		/* the kernel zeroed the page: this is a child, first draw.  Two
+		 * threads may both get here and both advance the counter; that
+		 * only discards a buffer once more.  The flag is set after the
+		 * increment, so whoever reads 1 also sees the new generation. */
+		__atomic_add_fetch(&fork_gen, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(wipe_flag, 1, __ATOMIC_RELEASE);
+	}
+	else
+	{
+		pid_t		pid = getpid();
+
+		if (pid != __atomic_load_n(&gen_pid, __ATOMIC_ACQUIRE))
+		{
+			__atomic_add_fetch(&fork_gen, 1, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&gen_pid, pid, __ATOMIC_RELEASE);
+		}
+	}
+	return __atomic_load_n(&fork_gen, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Drops the buffered bits of a source carried over a fork.  A secure
+ * source refills from its fill function in this process.  The insecure
+ * seeded source keeps its stream: its bytes are a function of the seed
+ * and a counter the child inherits too, so the parent's next block is the
+ * child's next block whether or not the buffer is dropped; keeping it
+ * leaves the documented stream reproducible.
+ */
+static void
+rbits_forked(dpb_rbits *rb, uint64_t gen)
+{
+	rb->gen = gen;
+	if (rb->insecure)
+		return;
+	explicit_bzero(rb->pool, POOL);
+	rb->pos = POOL;
+	rb->acc = 0;
+	rb->nacc = 0;
+}
+
+const char *
+dpb_rbits_fork_detection(void)
+{
+	pthread_once(&fork_once, fork_init);
+	return wipe_flag != NULL && !wipe_off ? "wipeonfork+atfork" : "atfork+getpid";
+}
+
+void
+dpb_rbits_fork_fallback_for_tests(int on)
+{
+	pthread_once(&fork_once, fork_init);
+	__atomic_store_n(&gen_pid, getpid(), __ATOMIC_RELEASE);
+	wipe_off = on;
+}
+
+/* ---------------------------------------------------------------------
  * Bit source
  * ------------------------------------------------------------------- */
 
 dpb_rbits *
 dpb_rbits_new(dpb_fill_fn fill, void *ctx)
 {
-	dpb_rbits  *rb = calloc(1, sizeof(dpb_rbits));
+	dpb_rbits  *rb;
 
+	pthread_once(&fork_once, fork_init);
+	rb = calloc(1, sizeof(dpb_rbits));
 	if (rb == NULL)
 		return NULL;
 	rb->fill = fill;
 	rb->ctx = ctx;
+	rb->gen = fork_generation();
 	rb->pos = POOL;				/* fill on first use */
 	return rb;
 }
@@ -92,8 +243,9 @@ dpb_rbits_free(dpb_rbits *rb)
 {
 	if (rb == NULL)
 		return;
-	/* do not leave unused random bits behind in freed memory */
-	memset(rb, 0, sizeof(dpb_rbits));
+	/* do not leave unused random bits behind in freed memory (a plain
+	 * memset before free may be optimised away) */
+	explicit_bzero(rb, sizeof(dpb_rbits));
 	free(rb);
 }
 
@@ -126,7 +278,7 @@ next_word(dpb_rbits *rb)
 		if (rb->failed || !rb->fill(rb->ctx, rb->pool, POOL))
 		{
 			rb->failed = 1;
-			memset(rb->pool, 0, POOL);
+			explicit_bzero(rb->pool, POOL);
 		}
 		rb->pos = 0;
 	}
@@ -149,7 +301,11 @@ take_bits(dpb_rbits *rb, int k)
 	uint64_t	v,
 				w;
 	int			need;
+	uint64_t	gen = fork_generation();
 
+	/* every bit goes through here: none from another process's draw */
+	if (__builtin_expect(rb->gen != gen, 0))
+		rbits_forked(rb, gen);
 	rb->consumed += (uint64_t) k;
 	if (k <= rb->nacc)
 	{

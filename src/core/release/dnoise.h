@@ -39,9 +39,29 @@ typedef int (*dpb_fill_fn) (void *ctx, void *buf, size_t len);
 
 typedef struct dpb_rbits dpb_rbits;
 
-/* A bit source drawing from fill(ctx, ...) in blocks of 512 bytes
+/*
+ * A bit source drawing from fill(ctx, ...) in blocks of 512 bytes
  * (malloc'ed; NULL when out of memory).  Bits are used one at a time: a
- * sampler consumes only the bits it needs. */
+ * sampler consumes only the bits it needs.
+ *
+ * Fork: a source never hands the same bits to two processes.  The bits it
+ * has buffered belong to the process that drew them; in a child (fork(),
+ * _Fork() or a raw clone without CLONE_VM) the first draw finds them stale,
+ * wipes them and refills from fill() in the child, so a child may keep
+ * using a source it inherited.  Detection: a MADV_WIPEONFORK page (Linux
+ * >= 4.14) plus a pthread_atfork child handler; without the page, also a
+ * getpid() comparison on every draw (dnoise.c, "Fork detection").  fill()
+ * itself must give the child fresh bytes (getrandom(2) and
+ * pg_strong_random do).  The insecure seeded source is exempt: its stream
+ * is a function of the seed, which parent and child continue alike.
+ *
+ * Threads: a source is NOT thread-safe.  Do not share one dpb_rbits between
+ * threads without a lock held around each sampler call; the rule is one
+ * source per thread.  Creating, using and freeing distinct sources in
+ * several threads at once is safe (the process-wide fork state is set up
+ * under pthread_once and updated with atomics), and fill() is called only
+ * from the thread drawing from that source.
+ */
 dpb_rbits  *dpb_rbits_new(dpb_fill_fn fill, void *ctx);
 
 /* INSECURE: a deterministic source for tests and for the superuser-only
@@ -62,6 +82,15 @@ int			dpb_rbits_insecure(const dpb_rbits *rb);
 
 /* Number of random bits consumed so far (for measurements). */
 uint64_t	dpb_rbits_consumed(const dpb_rbits *rb);
+
+/* How forks are detected in this process: "wipeonfork+atfork" or, without
+ * MADV_WIPEONFORK, "atfork+getpid" (for tests and diagnostics). */
+const char *dpb_rbits_fork_detection(void);
+
+/* TESTS ONLY: on = 1 ignores the MADV_WIPEONFORK page, so the fallback
+ * (atfork handler and getpid comparison) is exercised; on = 0 restores the
+ * default.  Call with no other thread drawing. */
+void		dpb_rbits_fork_fallback_for_tests(int on);
 
 /* ---------------------------------------------------------------------
  * Uniform integers and Bernoulli variables (exact)
