@@ -32,6 +32,7 @@ const char *unit_current = "";
 	X(dnoise) \
 	X(attack) \
 	X(grid_range) \
+	X(grid_cost) \
 	X(names) \
 	X(betad) \
 	X(betad_model) \
