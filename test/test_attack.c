@@ -322,17 +322,20 @@ test_attack(void)
 
 /*
  * The grid's range: sums of many records at the bounds are released
- * unclamped at any epsilon (the grid is at least 2^-16 of one record's
- * largest monomial, so 2^36 records fit in 2^52 steps).
+ * unclamped at any epsilon and clip (the grid is at least 2^-16 of one
+ * record's largest monomial, so 2^36 records fit in 2^52 steps; the bound
+ * itself is checked against one record in test_grid_cost).
  */
 void		test_grid_range(void);
 
 void
 test_grid_range(void)
 {
+	static const double clips[] = {1, 1e-4, 1e-8};
 	int			n = 300000,
 				i,
 				k,
+				ci,
 				mech;
 	double	   *X = malloc(sizeof(double) * 2 * n),
 			   *Y = malloc(sizeof(double) * n);
@@ -345,38 +348,41 @@ test_grid_range(void)
 		Y[i] = 2;
 	}
 	for (mech = DPB_MECH_GAUSSIAN; mech <= DPB_MECH_LAPLACE; mech++)
-	{
-		double		eps;
-
-		for (eps = 1; eps <= 1e12; eps *= 1e4)
+		for (ci = 0; ci < 3; ci++)
 		{
-			dpb_params	p;
-			dpb_release r,
-						ex;
-			dpb_err		err;
-			dpb_rbits  *rb = sim_bits(g);
-			double		sd[64];
-			int			bad = 0;
+			double		eps;
 
-			dpb_params_default(&p);
-			p.epsilon = eps;
-			p.mechanism = (dpb_mechanism) mech;
-			p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-6 : 0;
-			p.y_bound = 2;
-			CHECK(dpb_release_from_rows(&r, DPB_MODEL_LINEAR, &p, 2, X, Y, n, rb, NULL, &err) == DPB_OK &&
-				  dpb_release_from_rows(&ex, DPB_MODEL_LINEAR, &p, 2, X, Y, n, NULL, NULL, &err) == DPB_OK,
-				  "release of %d rows at eps %g: %s", n, eps, err.msg);
-			dpb_release_noise_sd(&r, sd);
-			for (k = 0; k < r.nstats; k++)
-				bad += fabs(r.stats[k] - ex.stats[k]) > 8 * sd[k] + 1e-9 * fabs(ex.stats[k]);
-			CHECK(bad == 0 && dpb_release_on_grid(&r, NULL),
-				  "%s eps %g: %d of %d statistics clamped or off the grid",
-				  mech == DPB_MECH_GAUSSIAN ? "gaussian" : "laplace", eps, bad, r.nstats);
-			dpb_release_free_stats(&r);
-			dpb_release_free_stats(&ex);
-			dpb_rbits_free(rb);
+			for (eps = 1; eps <= 1e12; eps *= 1e4)
+			{
+				dpb_params	p;
+				dpb_release r,
+							ex;
+				dpb_err		err;
+				dpb_rbits  *rb = sim_bits(g);
+				double		sd[64];
+				int			bad = 0;
+
+				dpb_params_default(&p);
+				p.epsilon = eps;
+				p.mechanism = (dpb_mechanism) mech;
+				p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-6 : 0;
+				p.y_bound = 2;
+				p.clip = clips[ci];
+				CHECK(dpb_release_from_rows(&r, DPB_MODEL_LINEAR, &p, 2, X, Y, n, rb, NULL, &err) == DPB_OK &&
+					  dpb_release_from_rows(&ex, DPB_MODEL_LINEAR, &p, 2, X, Y, n, NULL, NULL, &err) == DPB_OK,
+					  "release of %d rows at eps %g, clip %g: %s", n, eps, clips[ci], err.msg);
+				dpb_release_noise_sd(&r, sd);
+				for (k = 0; k < r.nstats; k++)
+					bad += fabs(r.stats[k] - ex.stats[k]) > 8 * sd[k] + 1e-9 * fabs(ex.stats[k]);
+				CHECK(bad == 0 && dpb_release_on_grid(&r, NULL),
+					  "%s eps %g, clip %g: %d of %d statistics clamped or off the grid",
+					  mech == DPB_MECH_GAUSSIAN ? "gaussian" : "laplace", eps, clips[ci],
+					  bad, r.nstats);
+				dpb_release_free_stats(&r);
+				dpb_release_free_stats(&ex);
+				dpb_rbits_free(rb);
+			}
 		}
-	}
 	gsl_rng_free(g);
 	free(X);
 	free(Y);

@@ -1296,6 +1296,168 @@ check_json_parser(void)
 
 /* functions handed a release whose statistic count does not match its
  * layout must not read or write past r->stats */
+/* ------------------------------------------------------------------ */
+/* version 2 releases (the grid of T2 with an intercept at max(1, R)^2) */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Releases packed by the code before format version 3 (commit 7165d86,
+ * deterministic test noise): the values, the recorded noise scale sigma0
+ * (b0), the grid exponents and the first entry's noise scale it derived.
+ * They must still unpack and validate, with their own (coarser) grid and
+ * noise, and pack back to the same bytes.
+ */
+static const struct
+{
+	const char *hex;
+	double		noise_scale;
+	double		entry0_scale;
+	int			grid_exp[4];
+	int			nblocks;
+}			v2_fixtures[] = {
+	{
+		/* linear gaussian, d 2, intercept, clip 1e-3, y_bound 1, add_remove */
+		"44504252020001010123020004000000000000000000000000000000f03ff168"
+		"e388b5f8e43efca9f1d24d62503f000000000000f03f00000000000000403815"
+		"5850786d204000974538a1a42b573f974538a1a42b573f0b9a3e860000f03f0b"
+		"9a3e860000f03f38df06000000f03f38df06000000f03f38df06000000f03f38"
+		"df06000000f03f0a0000000000000000a072bf0000000000a88a3f0000000000"
+		"40523f00000000002068bf0000000000a0753f000000001c3017400000000096"
+		"fc2dc000000000cb9e304000000000451335400000008094834140",
+		8.2138085467837385, 0.0082138218845002053, {-16, -16, -16, -16}, 4
+	},
+	{
+		/* logistic gaussian, d 2, intercept, clip 1e-6, replace */
+		"44504252020002010103020002002800000000000000000000000000f03ff168"
+		"e388b5f8e43e8dedb5a0f7c6b03e000000000000000094357f669ea0f63fde8a"
+		"143d7edc50400004e806000000004004e8060000000040549a924100bac73e54"
+		"9a924100bac73e080000000000000030a428c000000000f8c745c0000000009c"
+		"1f4e4000000000000008bf00000000000010bf00000000000032bf0000000000"
+		"00203f00000000000014bf",
+		67.445204992352473, 134.89040999830095, {-13, -16, 0, 0}, 2
+	},
+	{
+		/* linear laplace, d 1, intercept, clip 0.01, y_bound 0.5, add_remove */
+		"44504252020001020123010004000000000000000000000000000000f03f0000"
+		"0000000000007b14ae47e17a843f000000000000e03f0000000000001040173f"
+		"31012e03104000522f8d0d4faf843f522f8d0d4faf843ff94c96c2f528e03ff9"
+		"4c96c2f528e03f38df06000000d03f38df06000000d03f38df06000000f03f38"
+		"df06000000f03f060000000000000000349ebf0000000000d8853f00000000d6"
+		"a513400000000016c210400000000093ee124000000080dd434140",
+		4.0031051813419003, 0.040435791015625, {-16, -17, -18, -16}, 4
+	},
+	{
+		/* poisson gaussian, d 1, intercept, clip 0.2, y_bound 3, add_remove */
+		"44504252020003010123010003000000000000000000000000000000f03ff168"
+		"e388b5f8e43e9a9999999999c93f0000000000000840aa4c58e87ab6fb3f970f"
+		"654c03071c40004afb80df3448d23f4afb80df3448d23f57e1668fc2f5084057"
+		"e1668fc2f5084038df06000000f03f38df06000000f03f060000000000000080"
+		"cef7bf0000000000a6d93f000000005149554000000000441739400000000030"
+		"251e400000008053d74140",
+		7.0068485199625661, 1.41531402479641, {-16, -14, -16, 0}, 3
+	},
+};
+
+static unsigned char *
+from_hex(const char *hex, size_t *len)
+{
+	size_t		n = strlen(hex) / 2,
+				i;
+	unsigned char *buf = malloc(n);
+
+	for (i = 0; i < n; i++)
+	{
+		unsigned	v;
+
+		sscanf(hex + 2 * i, "%2x", &v);
+		buf[i] = (unsigned char) v;
+	}
+	*len = n;
+	return buf;
+}
+
+static void
+check_version2(void)
+{
+	int			f,
+				b;
+
+	for (f = 0; f < (int) (sizeof(v2_fixtures) / sizeof(v2_fixtures[0])); f++)
+	{
+		size_t		len,
+					len2;
+		unsigned char *buf = from_hex(v2_fixtures[f].hex, &len),
+				   *again;
+		dpb_release r,
+					now;
+		dpb_err		err;
+		double		sc[64];
+		int			same_grid = 1,
+					finer = 0;
+
+		CHECK(dpb_release_unpack(buf, len, &r, &err) == DPB_OK,
+			  "version 2 fixture %d: %s (%s)", f, err.msg, err.detail);
+		if (r.stats == NULL)
+		{
+			free(buf);
+			continue;
+		}
+		CHECK(r.version == 2 && r.nblocks == v2_fixtures[f].nblocks,
+			  "version 2 fixture %d: version %d, %d blocks", f, r.version, r.nblocks);
+		for (b = 0; b < r.nblocks && b < 4; b++)
+			same_grid &= r.grid_exp[b] == v2_fixtures[f].grid_exp[b];
+		dpb_release_noise_scale(&r, sc);
+		CHECK(same_grid && r.noise_scale == v2_fixtures[f].noise_scale &&
+			  sc[0] == v2_fixtures[f].entry0_scale,
+			  "version 2 fixture %d: grid, sigma0 %.17g or scale %.17g differ from the code that made it",
+			  f, r.noise_scale, sc[0]);
+		/* packs back to the same bytes (a signature over them stays valid) */
+		again = pack_release(&r, &len2);
+		CHECK(len2 == len && memcmp(again, buf, len) == 0,
+			  "version 2 fixture %d does not pack back to its bytes", f);
+		free(again);
+
+		/* the same parameters now: version 3, a finer T2 grid, less noise */
+		now = r;
+		now.version = DPB_RELEASE_VERSION;
+		now.stats = NULL;
+		CHECK(dpb_release_calibrate(&now, &err) == DPB_OK, "recalibrate: %s", err.msg);
+		for (b = 0; b < r.nblocks; b++)
+		{
+			CHECK(now.grid_exp[b] <= r.grid_exp[b], "version 3 grid coarser in block %d", b + 1);
+			finer |= now.grid_exp[b] < r.grid_exp[b];
+		}
+		CHECK(finer && now.noise_scale < r.noise_scale,
+			  "version 2 fixture %d: version 3 is not finer (sigma0 %.17g vs %.17g)",
+			  f, now.noise_scale, r.noise_scale);
+
+		/* a version 2 release relabelled 3 (its calibration is not
+		 * version 3's) is refused, and so is a version 3 release
+		 * relabelled 2 */
+		{
+			dpb_release back;
+
+			buf[4] = 3;
+			CHECK(unpack_copy(buf, len, &back, &err) == DPB_ECORRUPT,
+				  "version 2 fixture %d relabelled version 3 is accepted", f);
+			if (back.stats)
+				dpb_release_free_stats(&back);
+			now.stats = r.stats;	/* on the version 2 grid, so on the finer one */
+			again = pack_release(&now, &len2);
+			CHECK(unpack_copy(again, len2, &back, &err) == DPB_OK,
+				  "version 3 twin of fixture %d: %s (%s)", f, err.msg, err.detail);
+			if (back.stats)
+				dpb_release_free_stats(&back);
+			again[4] = 2;
+			CHECK(unpack_copy(again, len2, &back, &err) == DPB_ECORRUPT,
+				  "version 3 twin of fixture %d relabelled version 2 is accepted", f);
+		}
+		free(again);
+		dpb_release_free_stats(&r);
+		free(buf);
+	}
+}
+
 static void
 check_inconsistent(gsl_rng *rng)
 {
@@ -1347,6 +1509,7 @@ test_release(void)
 	gsl_rng_set(rng, USEED(4242));
 	check_json_parser();
 	check_inconsistent(rng);
+	check_version2();
 	for (i = 0; i < NCONFIGS; i++)
 	{
 		check_packing(&configs[i]);

@@ -33,6 +33,7 @@ unsigned long unit_seed_shift = 0;
 	X(dnoise) \
 	X(attack) \
 	X(grid_range) \
+	X(grid_cost) \
 	X(names) \
 	X(betad) \
 	X(betad_model) \

@@ -312,7 +312,7 @@ release_from_root(JsonbContainer *root, dpb_release *r)
 	if (strcmp(s, "dpbayes.release") != 0)
 		bad("Key \"format\" must be \"dpbayes.release\".");
 	r->version = (int) integer(field(root, "version", true), "version", 0, 65535);
-	if (r->version != DPB_RELEASE_VERSION)
+	if (!DPB_RELEASE_VERSION_OK(r->version))
 		bad(psprintf("Unsupported format version %d.", r->version));
 	s = str(field(root, "model", true), "model");
 	r->model = dpb_model_from_name(s);

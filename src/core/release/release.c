@@ -102,6 +102,16 @@ ceil_log2(double x)
  * sum of the factors' exponents, so it cannot overflow), plus
  * DPB_GRID_ROWS_LOG2 - 52.  |w_i| <= A = max(1, R) with an intercept (R
  * without), |y| <= Ry, |z_j| <= R.
+ *
+ * T2 never holds w_0 w_0 = 1 (layout.h: the constant is dropped, its sum
+ * is N), so every one of its monomials has a feature factor: |w_i w_j| <=
+ * A R = R max(1, R), i.e. max(R, R^2) with an intercept and R^2 without.
+ * Release format version 2 bounded it by A^2, which kept the grid at 2^-16
+ * for every R < 1 while the block's sensitivity shrinks like R: the noise
+ * grew like 1 / R below R of about 1e-3 (docs/privacy.md §15).  Releases of
+ * version 2 keep that grid, so that they still validate.  The bound only
+ * sizes the grid: the calibration pays for whatever grid this returns
+ * (range_cost), so it affects utility, never the guarantee.
  */
 static int
 range_exp(const dpb_release *r, const dpb_layout *L, int b)
@@ -119,7 +129,7 @@ range_exp(const dpb_release *r, const dpb_layout *L, int b)
 			e = eA;
 			break;
 		case DPB_BLK_T2:
-			e = 2 * eA;
+			e = r->version == DPB_RELEASE_VERSION_GRID_A2 ? 2 * eA : eA + eR;
 			break;
 		case DPB_BLK_YT1:
 			e = eY + eA;
@@ -913,11 +923,11 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 		return DPB_ECORRUPT;
 	}
 	r->version = (int) get_u16(&rd);
-	if (!rd.bad && r->version != DPB_RELEASE_VERSION)
+	if (!rd.bad && !DPB_RELEASE_VERSION_OK(r->version))
 	{
 		dpb_err_set(err, "unsupported release format version",
-					"Version %d; this build reads version %d.",
-					r->version, DPB_RELEASE_VERSION);
+					"Version %d; this build reads versions %d and %d.",
+					r->version, DPB_RELEASE_VERSION_GRID_A2, DPB_RELEASE_VERSION);
 		return DPB_ECORRUPT;
 	}
 	r->model = (dpb_model) get_u8(&rd);
@@ -1109,7 +1119,7 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 	int			j,
 				b;
 
-	if (r->version != DPB_RELEASE_VERSION)
+	if (!DPB_RELEASE_VERSION_OK(r->version))
 	{
 		dpb_err_set(err, "unsupported release format version", NULL);
 		return DPB_ECORRUPT;

@@ -18,11 +18,18 @@
 #include "dnoise.h"
 
 /*
- * Version 2: discrete noise on a power-of-two grid (docs/privacy.md §13).
- * Version 1 releases (floating-point noise, which leaks the exact sums) are
- * refused.
+ * Version 2: discrete noise on a power-of-two grid (docs/privacy.md §15).
+ * Version 3: the same, with the grid of a T2 block with an intercept sized
+ * by its largest monomial R max(1, R) instead of max(1, R)^2 (a finer grid
+ * for R <= 1/2, so less noise; nothing else differs).  New releases are
+ * version 3; version 2 releases are still read and validated with their own
+ * grid.  Version 1 releases (floating-point noise, which leaks the exact
+ * sums) are refused.
  */
-#define DPB_RELEASE_VERSION 2
+#define DPB_RELEASE_VERSION 3
+#define DPB_RELEASE_VERSION_GRID_A2 2	/* the oldest version read */
+#define DPB_RELEASE_VERSION_OK(v) \
+	((v) == DPB_RELEASE_VERSION || (v) == DPB_RELEASE_VERSION_GRID_A2)
 
 /*
  * The noise grid.  Block b's released values are exact multiples of
