@@ -114,12 +114,19 @@ cron_check() {
 # release still verifies (its key is a restored public key), and the budget
 # is the same.  Run after cron_check on its database.  Prints "dump: ok" or
 # "dump: FAILED <why>".
+#   ledger_dump_restore [SOURCE_DB RESTORED_DB DATASET GRANTEE]
+# (defaults: dpb_cron, dpb_restore, public.cron_pat, dpbayes_owner; the
+# dataset whose budget is compared; GRANTEE, unless empty, is granted the
+# dataset first, so the dump holds a grant; test/upgrade.sh uses it too)
 ledger_dump_restore() {
-	local a b dump=$PGC_DIR/dpb_cron.sql
-	_cron_psql -d dpb_cron -c "SELECT dpbayes.grant_dataset('public.cron_pat', 'dpbayes_owner')" >/dev/null || return 1
-	if ! "$PGC_BIN/pg_dump" -d dpb_cron -f "$dump" ||
-		! _cron_psql -d postgres -c "CREATE DATABASE dpb_restore" ||
-		! _cron_psql -d dpb_restore -f "$dump" >/dev/null; then
+	local src=${1:-dpb_cron} dst=${2:-dpb_restore} dataset=${3:-public.cron_pat} grantee=${4-dpbayes_owner}
+	local a b dump=$PGC_DIR/$src.sql
+	if [ -n "$grantee" ]; then
+		_cron_psql -d "$src" -c "SELECT dpbayes.grant_dataset('$dataset', '$grantee')" >/dev/null || return 1
+	fi
+	if ! "$PGC_BIN/pg_dump" -d "$src" -f "$dump" ||
+		! _cron_psql -d postgres -c "CREATE DATABASE $dst" ||
+		! _cron_psql -d "$dst" -f "$dump" >/dev/null; then
 		echo "dump: FAILED pg_dump or the restore failed"
 		return 1
 	fi
@@ -127,9 +134,9 @@ ledger_dump_restore() {
 		|| ' ' || (SELECT count(*) FROM dpbayes.dataset_grant) || ' ' || (SELECT count(*) FROM dpbayes.audit)
 		|| ' ' || (SELECT count(*) FROM dpbayes.signing_key)
 		|| ' ' || (SELECT bool_and(dpbayes.verify(release)) FROM dpbayes.released)
-		|| ' ' || (SELECT epsilon_spent || '/' || method FROM dpbayes.budget('public.cron_pat'))"
-	a=$(_cron_psql -d dpb_cron -c "$q")
-	b=$(_cron_psql -d dpb_restore -c "$q")
+		|| ' ' || (SELECT epsilon_spent || '/' || method FROM dpbayes.budget('$dataset'))"
+	a=$(_cron_psql -d "$src" -c "$q")
+	b=$(_cron_psql -d "$dst" -c "$q")
 	echo "dump: charges, releases, grants, audit rows, public keys, all verify, spent: $a (restored: $b)"
 	if [ "$a" != "$b" ] || [ -z "$a" ] || ! grep -q ' true ' <<<"$b"; then
 		echo "dump: FAILED the restored ledger differs"

@@ -13,11 +13,17 @@
 #                           database dpb_isolation; counted in the summary
 #                           line with the regression tests (results in
 #                           isolation/output_iso/)
-#   6. test/cron_job.sh     a pg_cron job making governed releases until the
+#   6. test/upgrade.sh      the upgrade test on the same cluster: a database
+#                           made and populated at each released version,
+#                           ALTER EXTENSION dpbayes UPDATE, its data kept,
+#                           its schema equal to a fresh CREATE EXTENSION's,
+#                           its pg_dump restored (docs/upgrades.md; counted
+#                           as one test)
+#   7. test/cron_job.sh     a pg_cron job making governed releases until the
 #                           budget refuses (scheduled before step 4, checked
 #                           last; counted as one test), then pg_dump of its
 #                           database restored into another (one more test)
-#   7. other BLAS kernels   the unit tests, then the regression tests on a
+#   8. other BLAS kernels   the unit tests, then the regression tests on a
 #                           restarted cluster, under each OpenBLAS kernel of
 #                           DPBAYES_KERNELS that the CPU can run
 #                           (OPENBLAS_CORETYPE; test/blas_kernels.sh); each
@@ -42,6 +48,7 @@
 #                           check  runs everything under one kernel.
 #   DPBAYES_REGRESS="a b"   run only these regression tests (and no
 #                           isolation specs unless DPBAYES_ISOLATION=1, no
+#                           upgrade test unless DPBAYES_UPGRADE=1, no
 #                           pg_cron test unless DPBAYES_CRON=1)
 #   DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG: see
 #                           test/pgcluster.sh
@@ -52,6 +59,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source test/pgcluster.sh
 # shellcheck source=test/cron_job.sh
 source test/cron_job.sh
+# shellcheck source=test/upgrade.sh
+source test/upgrade.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
 
@@ -275,6 +284,17 @@ if [ -f isolation/isolation_schedule ] &&
 		fi
 		reg_pass=$((reg_pass + ip))
 		reg_fail=$((reg_fail + if_))
+	fi
+fi
+
+# ---- the upgrade test (test/upgrade.sh) on the same cluster ----
+if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_UPGRADE:-0}" = 1 ]; then
+	banner "upgrade from the released versions (test/upgrade.sh)"
+	if upgrade_check; then
+		reg_pass=$((reg_pass + 1))
+	else
+		status=1
+		reg_fail=$((reg_fail + 1))
 	fi
 fi
 

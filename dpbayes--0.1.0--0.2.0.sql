@@ -1,0 +1,23 @@
+-- dpbayes 0.1.0 -> 0.2.0: run by ALTER EXTENSION dpbayes UPDATE (TO '0.2.0').
+--
+-- HOW TO CHANGE THE SCHEMA (docs/upgrades.md).  A database on 0.1.0 runs
+-- this file; a new database runs dpbayes--0.2.0.sql, which make generates
+-- from src/sql/*.sql.  Both must end in the same schema, so every schema
+-- change goes into BOTH:
+--   1. src/sql/<concern>.sql: the object as a fresh CREATE EXTENSION makes it;
+--   2. the end of this file: the statements that turn a 0.1.0 (or an
+--      already partly upgraded) schema into that: CREATE for a new object,
+--      CREATE OR REPLACE for a new body under the same signature, DROP and
+--      CREATE (with its COMMENT, REVOKE and GRANT again) for a new signature
+--      or result type, ALTER TABLE ... ADD COLUMN for a new column (added at
+--      the end of the table in src/sql too: the column order is compared),
+--      pg_extension_config_dump for a new ledger table.  Objects that
+--      dpbayes.governance_setup hands to the owner role: also give them to
+--      that role here when the database is already set up.
+-- Only append; never edit dpbayes--0.1.0.sql (the released 0.1.0 script).
+-- The upgrade test (test/upgrade.sh, part of make check) upgrades a populated
+-- 0.1.0 database and fails on any difference from a fresh 0.2.0 schema.
+\echo Use "ALTER EXTENSION dpbayes UPDATE TO '0.2.0'" to load this file. \quit
+
+-- 0.2.0 so far has the schema of 0.1.0 (its install script was split into
+-- src/sql/*.sql, with no change of content): nothing to do yet.

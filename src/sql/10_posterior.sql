@@ -1,0 +1,87 @@
+-- ---------------------------------------------------------------------------
+-- Posterior inference on a release (post-processing: no privacy cost)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION dpbayes.posterior(
+    r       dpbayes.release,
+    draws   integer DEFAULT 1000,
+    chains  integer DEFAULT 4,
+    warmup  integer DEFAULT 1000,
+    seed    bigint  DEFAULT NULL,
+    method  text    DEFAULT 'noise_aware',
+    options jsonb   DEFAULT '{}')
+RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_posterior'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.posterior(dpbayes.release, integer, integer, integer, bigint, text, jsonb) IS
+  'posterior draws on a release, long format; method noise_aware (default), naive or nonprivate; coefficients in the original feature units';
+
+CREATE FUNCTION dpbayes.posterior_summary(
+    r       dpbayes.release,
+    draws   integer DEFAULT 1000,
+    chains  integer DEFAULT 4,
+    warmup  integer DEFAULT 1000,
+    seed    bigint  DEFAULT NULL,
+    method  text    DEFAULT 'noise_aware',
+    options jsonb   DEFAULT '{}')
+RETURNS TABLE (variable text, mean double precision, median double precision,
+               sd double precision, mad double precision, q5 double precision,
+               q95 double precision, rhat double precision, ess_bulk double precision,
+               ess_tail double precision, prob_positive double precision, divergences bigint)
+AS 'MODULE_PATHNAME', 'dpbayes_posterior_summary'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.posterior_summary(dpbayes.release, integer, integer, integer, bigint, text, jsonb) IS
+  'posterior summary per variable: mean, median, sd, mad, 5% and 95% quantiles, rank-normalised split R-hat, bulk and tail ESS, P(> 0), divergences';
+
+-- ---------------------------------------------------------------------------
+-- Non-private reference (NOT PRIVATE: exact statistics, for comparisons)
+-- ---------------------------------------------------------------------------
+
+CREATE FUNCTION dpbayes._nonprivate_final(internal) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_nonprivate_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.nonprivate_linear_stats(double precision[], double precision, dpbayes.privacy) (
+    SFUNC = dpbayes._linear_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._nonprivate_final,
+    COMBINEFUNC = dpbayes._release_combine,
+    SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.nonprivate_linear_stats(double precision[], double precision, dpbayes.privacy) IS
+  'NOT PRIVATE: the exact clipped sufficient statistics of linear regression (mechanism "none"), for the non-private reference posterior (method nonprivate); never publish it';
+
+CREATE FUNCTION dpbayes.nonprivate_posterior(
+    model   text,
+    x       double precision[],
+    y       double precision[],
+    p       dpbayes.privacy,
+    draws   integer DEFAULT 1000,
+    chains  integer DEFAULT 4,
+    warmup  integer DEFAULT 1000,
+    seed    bigint  DEFAULT NULL,
+    options jsonb   DEFAULT '{}')
+RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_nonprivate_posterior'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.nonprivate_posterior(text, double precision[], double precision[], dpbayes.privacy, integer, integer, integer, bigint, jsonb) IS
+  'NOT PRIVATE: Bayesian logistic or Poisson regression on raw rows (x an N x d array, y: logistic 1/0 or counts), clipped like a release, same theta prior; for comparisons only';
+
+CREATE FUNCTION dpbayes.nonprivate_posterior_summary(
+    model   text,
+    x       double precision[],
+    y       double precision[],
+    p       dpbayes.privacy,
+    draws   integer DEFAULT 1000,
+    chains  integer DEFAULT 4,
+    warmup  integer DEFAULT 1000,
+    seed    bigint  DEFAULT NULL,
+    options jsonb   DEFAULT '{}')
+RETURNS TABLE (variable text, mean double precision, median double precision,
+               sd double precision, mad double precision, q5 double precision,
+               q95 double precision, rhat double precision, ess_bulk double precision,
+               ess_tail double precision, prob_positive double precision, divergences bigint)
+AS 'MODULE_PATHNAME', 'dpbayes_nonprivate_posterior_summary'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.nonprivate_posterior_summary(text, double precision[], double precision[], dpbayes.privacy, integer, integer, integer, bigint, jsonb) IS
+  'NOT PRIVATE: summary of dpbayes.nonprivate_posterior(); for comparisons only';
