@@ -32,10 +32,45 @@ check_spec(void)
 
 	dpb_betad_spec_default(&s, 0);
 	s.epsilon = 1;
+	CHECK(s.neighbours == DPB_NB_ADD_REMOVE, "add/remove is the default");
 	CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK, "logistic spec: %s", err.msg);
-	CHECK_CLOSE(s.beta, 3.0, 1e-12, "logistic beta at epsilon 1");
+	/* add/remove: epsilon = 1 / b (the range of -l), so b = 1 / epsilon */
+	CHECK_CLOSE(s.beta, 2.0, 1e-12, "logistic beta at epsilon 1, add/remove");
 	CHECK_CLOSE(s.epsilon, 1.0, 1e-12, "total epsilon, one draw");
 	CHECK(s.delta_eff == 0, "one draw is pure DP");
+	/* replace-one: epsilon = 2 / b (the paper's Theorem 1) */
+	dpb_betad_spec_default(&s, 0);
+	s.epsilon = 1;
+	s.neighbours = DPB_NB_REPLACE;
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK, "logistic replace spec: %s", err.msg);
+	CHECK_CLOSE(s.beta, 3.0, 1e-12, "logistic beta at epsilon 1, replace");
+	/* Gaussian: the add/remove epsilon of a beta is half the replace one,
+	 * and so is the floor epsilon_min */
+	dpb_betad_spec_default(&s, 1);
+	s.sigma2_floor = 0.01;
+	s.beta = 1.5;
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK, "gaussian beta 1.5: %s", err.msg);
+	CHECK_REL(s.eps_draw, 0.5 * dpb_betad_epsilon(1, 1.5, 0.01, 1), 1e-12,
+			  "gaussian add/remove epsilon of beta 1.5");
+	dpb_betad_spec_default(&s, 1);
+	s.sigma2_floor = 0.01;
+	s.epsilon = 0.55 * dpb_betad_epsilon_min(0.01, 1);	/* above half the floor */
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK, "gaussian add/remove below the replace floor: %s",
+		  err.msg);
+	s.beta = NAN;
+	s.epsilon = 0.45 * dpb_betad_epsilon_min(0.01, 1);
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_ERANGE && strstr(err.detail, "add/remove") != NULL,
+		  "gaussian add/remove below half the floor: %s", err.detail);
+	/* the exact tier needs a public N */
+	dpb_betad_spec_default(&s, 0);
+	s.epsilon = 1;
+	s.tier = DPB_BETAD_EXACT;
+	s.delta_prime = 1e-9;
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL && strstr(err.msg, "public number") != NULL,
+		  "exact tier under add/remove: %s", err.msg);
+	s.neighbours = (dpb_neighbours) 7;
+	s.tier = DPB_BETAD_APPROXIMATE;
+	CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "unknown neighbours");
 
 	/* k draws: epsilon1 = sqrt(8 rho* / k) beats epsilon / k */
 	dpb_betad_spec_default(&s, 0);
@@ -86,6 +121,7 @@ check_plan(void)
 	s.epsilon = 1;
 	s.tier = DPB_BETAD_EXACT;
 	s.delta_prime = 1e-9;
+	s.neighbours = DPB_NB_REPLACE;
 	CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK, "exact spec");
 	CHECK(dpb_betad_exact_plan(&s, 10, &t, &dp, &err) == DPB_OK, "plan at n 10");
 	/* acceptance >= e^{-5}: T = ceil(ln(gamma) / ln(1 - e^-5)) */
@@ -140,6 +176,7 @@ exact_audit(void)
 	s.fx.intercept = 0;
 	s.prior_sd = 2;
 	s.tier = DPB_BETAD_EXACT;
+	s.neighbours = DPB_NB_REPLACE;
 	s.delta_prime = 1e-9;
 	s.ndraws = 100;
 	s.delta = 1e-6;
@@ -199,6 +236,73 @@ exact_audit(void)
 	dpb_rbits_free(rb);
 }
 
+/*
+ * The number of records: none under add/remove (-1), N >= 1 under replace;
+ * a version-1 release (dpbayes 0.1.0: replace-one, 26 header values) still
+ * reads.  buf holds r (add/remove) packed.
+ */
+static void
+check_n_fields(const dpb_betad_release *r, const unsigned char *buf, size_t len)
+{
+	dpb_betad_release rr = *r,
+				r2;
+	dpb_err		err;
+	unsigned char *c = malloc(len),
+			   *v1;
+	double		v;
+	dpb_buf		js;
+
+	/* an add/remove release edited to carry an n */
+	memcpy(c, buf, len);
+	v = 0;
+	memcpy(c + 4 + 8 * 21, &v, 8);
+	CHECK(dpb_betad_unpack(c, len, &r2, &err) == DPB_ECORRUPT, "add/remove with n 0 accepted");
+	v = 57;
+	memcpy(c + 4 + 8 * 21, &v, 8);
+	CHECK(dpb_betad_unpack(c, len, &r2, &err) == DPB_ECORRUPT, "add/remove with n 57 accepted");
+	free(c);
+
+	/* the same draws as a replace-one release of 57 records: the same beta
+	 * is twice the epsilon */
+	rr.s.neighbours = DPB_NB_REPLACE;
+	rr.s.epsilon = NAN;
+	CHECK(dpb_betad_spec_check(&rr.s, &err) == DPB_OK, "replace spec: %s", err.msg);
+	CHECK_REL(rr.s.eps_draw, 2 * r->s.eps_draw, 1e-12, "replace epsilon of the same beta");
+	rr.n = 57;
+	c = malloc(dpb_betad_packed_size(&rr));
+	dpb_betad_pack(&rr, c);
+	CHECK(dpb_betad_unpack(c, dpb_betad_packed_size(&rr), &r2, &err) == DPB_OK && r2.n == 57 &&
+		  r2.s.neighbours == DPB_NB_REPLACE, "replace round trip: %s", err.msg);
+	dpb_betad_release_free(&r2);
+	dpb_buf_init(&js);
+	CHECK(dpb_betad_to_json(&rr, &js) == DPB_OK &&
+		  strstr(js.data, "\"neighbours\": \"replace\", \"n\": 57") != NULL, "replace json");
+	dpb_buf_free(&js);
+	/* version 1: the first 26 header values, version 1, no neighbours */
+	{
+		size_t		l2 = dpb_betad_packed_size(&rr),
+					l1 = l2 - 8;
+
+		v1 = malloc(l1);
+		memcpy(v1, c, 4 + 8 * 26);
+		memcpy(v1 + 4 + 8 * 26, c + 4 + 8 * 27, l2 - (4 + 8 * 27));
+		v = 1;
+		memcpy(v1 + 4, &v, 8);
+		CHECK(dpb_betad_unpack(v1, l1, &r2, &err) == DPB_OK && r2.n == 57 &&
+			  r2.s.neighbours == DPB_NB_REPLACE &&
+			  memcmp(r2.draws, r->draws, sizeof(double) * dpb_betad_nvar(&r->s)) == 0,
+			  "a version-1 release reads: %s", err.msg);
+		dpb_betad_release_free(&r2);
+		/* replace with n 0 is corrupt */
+		v = 0;
+		memcpy(v1 + 4 + 8 * 21, &v, 8);
+		CHECK(dpb_betad_unpack(v1, l1, &r2, &err) == DPB_ECORRUPT, "version 1 with n 0 accepted");
+		CHECK(dpb_betad_unpack(v1, l1 - 8, &r2, &err) == DPB_ECORRUPT, "version 1 truncated");
+		free(v1);
+	}
+	free(c);
+}
+
 /* features on a public box: the draws come back in the original units */
 static void
 check_units_and_packing(void)
@@ -256,13 +360,16 @@ check_units_and_packing(void)
 	CHECK(dpb_betad_is_packed(buf, len), "magic");
 	CHECK(dpb_betad_unpack(buf, len, &r2, &err) == DPB_OK, "unpack: %s", err.msg);
 	CHECK(memcmp(r2.draws, r.draws, sizeof(double) * 4) == 0 && r2.s.beta == r.s.beta &&
-		  r2.n == N, "round trip");
+		  r2.n == -1 && r2.s.neighbours == DPB_NB_ADD_REMOVE, "round trip");
 	dpb_betad_release_free(&r2);
 	dpb_buf_init(&js);
 	CHECK(dpb_betad_to_json(&r, &js) == DPB_OK && strstr(js.data, "\"kind\": \"betad\"") &&
-		  strstr(js.data, "seed") == NULL && strstr(js.data, "step") == NULL,
-		  "json");
+		  strstr(js.data, "seed") == NULL && strstr(js.data, "step") == NULL &&
+		  strstr(js.data, "\"neighbours\": \"add_remove\"") != NULL &&
+		  strstr(js.data, "\"n\"") == NULL,
+		  "json: add/remove, no n: %s", js.data);
 	dpb_buf_free(&js);
+	check_n_fields(&r, buf, len);
 	/* an edited epsilon (header field 2), beta (4), draw count (18) */
 	{
 		int			fields[3] = {2, 4, 18},

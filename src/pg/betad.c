@@ -144,18 +144,21 @@ dpbayes_betad_epsilon_min(PG_FUNCTION_ARGS)
 
 /* ---- the parameters of a betaD release: dpbayes.betad(...) ---- */
 
-#define NATTS_B 19
+/* 20 since 0.2.0 (neighbours); a betad_params value stored by 0.1.0 has 19
+ * and was made for replace-one neighbours */
+#define NATTS_B 20
+#define NATTS_B_V1 19
 enum
 {
 	B_EPSILON, B_MODEL, B_PRIOR_SD, B_SIGMA2_FLOOR, B_Y_SCALE, B_INTERCEPT, B_BETA,
 	B_LOWER, B_UPPER, B_FEATURES, B_DRAWS, B_DELTA, B_TIER, B_DELTA_PRIME, B_CHAINS,
-	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR
+	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR, B_NEIGHBOURS
 };
 
 static const char *const battnames[NATTS_B] = {
 	"epsilon", "model", "prior_sd", "sigma2_floor", "y_scale", "intercept", "beta",
 	"lower", "upper", "features", "draws", "delta", "tier", "delta_prime", "chains",
-	"warmup", "iterations", "root", "sigma2_prior"
+	"warmup", "iterations", "root", "sigma2_prior", "neighbours"
 };
 
 static const char *
@@ -177,9 +180,10 @@ betad_spec_raise(dpb_status st, const dpb_err *err)
 	dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
-/* Fills s from the NATTS_B values (NULL = not given) and checks it. */
+/* Fills s from the NATTS_B values (NULL = not given; a NULL neighbours
+ * means absent_nb) and checks it. */
 static void
-betad_fill(const Datum *v, const bool *isnull, dpb_betad_spec *s)
+betad_fill(const Datum *v, const bool *isnull, dpb_neighbours absent_nb, dpb_betad_spec *s)
 {
 	const char *m = betad_text(v, isnull, B_MODEL),
 			   *t;
@@ -310,6 +314,19 @@ betad_fill(const Datum *v, const bool *isnull, dpb_betad_spec *s)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("root must be \"smaller\" or \"larger\"")));
 	}
+	s->neighbours = absent_nb;
+	if ((t = betad_text(v, isnull, B_NEIGHBOURS)) != NULL)
+	{
+		if (strcmp(t, "replace") == 0)
+			s->neighbours = DPB_NB_REPLACE;
+		else if (strcmp(t, "add_remove") == 0)
+			s->neighbours = DPB_NB_ADD_REMOVE;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("neighbours must be \"add_remove\" or \"replace\""),
+					 errhint("Use 'replace' only when the number of records is public: it is released.")));
+	}
 	st = dpb_betad_spec_check(s, &err);
 	if (st != DPB_OK)
 		betad_spec_raise(st, &err);
@@ -334,7 +351,7 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 		isnull[i] = PG_ARGISNULL(i);
 		v[i] = isnull[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
 	}
-	betad_fill(v, isnull, &s);
+	betad_fill(v, isnull, DPB_NB_ADD_REMOVE, &s);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -352,9 +369,10 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 	v[B_WARMUP] = Int32GetDatum(s.sched.warmup);
 	v[B_ITERATIONS] = Int32GetDatum(s.sched.iters);
 	v[B_ROOT] = CStringGetTextDatum(s.root == DPB_BETAD_ROOT_LARGER ? "larger" : "smaller");
+	v[B_NEIGHBOURS] = CStringGetTextDatum(s.neighbours == DPB_NB_REPLACE ? "replace" : "add_remove");
 	isnull[B_EPSILON] = isnull[B_BETA] = isnull[B_PRIOR_SD] = isnull[B_INTERCEPT] = false;
 	isnull[B_DRAWS] = isnull[B_TIER] = isnull[B_CHAINS] = isnull[B_WARMUP] = false;
-	isnull[B_ITERATIONS] = isnull[B_ROOT] = false;
+	isnull[B_ITERATIONS] = isnull[B_ROOT] = isnull[B_NEIGHBOURS] = false;
 	isnull[B_DELTA] = s.ndraws == 1;
 	v[B_DELTA] = Float8GetDatum(s.delta);
 	isnull[B_DELTA_PRIME] = s.tier != DPB_BETAD_EXACT;
@@ -378,14 +396,15 @@ dpb_pg_betad_from_datum(Datum composite, dpb_betad_spec *s)
 	HeapTupleHeader th = DatumGetHeapTupleHeader(composite);
 	Datum		v[NATTS_B];
 	bool		isnull[NATTS_B];
-	int			i;
+	int			i,
+				natts = HeapTupleHeaderGetNatts(th);
 
-	if (HeapTupleHeaderGetNatts(th) != NATTS_B)
+	if (natts != NATTS_B && natts != NATTS_B_V1)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("betaD parameters have %d attributes, expected %d",
-						HeapTupleHeaderGetNatts(th), NATTS_B)));
+				 errmsg("betaD parameters have %d attributes, expected %d", natts, NATTS_B)));
 	for (i = 0; i < NATTS_B; i++)
 		v[i] = GetAttributeByName(th, battnames[i], &isnull[i]);
-	betad_fill(v, isnull, s);
+	/* a value stored by 0.1.0 (no neighbours) was made for replace-one */
+	betad_fill(v, isnull, natts == NATTS_B_V1 ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE, s);
 }

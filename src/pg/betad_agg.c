@@ -473,6 +473,14 @@ betad_final(FunctionCallInfo fcinfo, int gaussian)
 				 errmsg("%s", err.msg),
 				 errdetail("%s", err.detail),
 				 errhint("The exact tier is feasible when N epsilon is small (logistic: about N epsilon <= 30): use tier => 'approximate', a smaller epsilon, or a larger delta_prime.")));
+	if (st == DPB_ENUMERIC)
+		/* no diagnostic of the run leaves it (docs/betad.md): only that the
+		 * scaled data were not of a size the sampler can work with */
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the betaD sampler failed"),
+				 errdetail("The log density of the publicly scaled data was not finite along the sampler's path."),
+				 errhint("Use public scales (lower/upper, y_scale) that put the features and y near unit scale, and keep values finite.")));
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	r.insecure = insecure ? 1 : 0;

@@ -428,19 +428,34 @@ betad_from_root(JsonbContainer *root, dpb_betad_release *r)
 				nvar;
 	dpb_err		err;
 	dpb_status	st;
+	int64		version;
 
 	memset(r, 0, sizeof(*r));
 	if (strcmp(str(field(root, "format", true), "format"), "dpbayes.release") != 0)
 		bad("Key \"format\" must be \"dpbayes.release\".");
-	if (integer(field(root, "version", true), "version", 0, 65535) != DPB_BETAD_VERSION)
+	version = integer(field(root, "version", true), "version", 0, 65535);
+	/* version 1 (0.1.0): replace-one only */
+	if (version != 1 && version != DPB_BETAD_VERSION)
 		bad("Unsupported betad format version.");
 	s = str(field(root, "model", true), "model");
 	if (strcmp(s, "logistic") != 0 && strcmp(s, "linear") != 0)
 		bad(psprintf("Unknown betad model \"%s\".", q(s)));
 	dpb_betad_spec_default(sp, strcmp(s, "linear") == 0);
-	if (strcmp(str(field(root, "neighbours", true), "neighbours"), "replace") != 0)
-		bad("A betad release is stated for replace neighbours.");
-	r->n = integer(field(root, "n", true), "n", 0, INT64CONST(9007199254740992));
+	s = str(field(root, "neighbours", true), "neighbours");
+	if (strcmp(s, "replace") == 0)
+	{
+		sp->neighbours = DPB_NB_REPLACE;
+		r->n = integer(field(root, "n", true), "n", 1, INT64CONST(9007199254740992));
+	}
+	else if (strcmp(s, "add_remove") == 0 && version >= 2)
+	{
+		sp->neighbours = DPB_NB_ADD_REMOVE;
+		if (field(root, "n", true) != NULL)
+			bad("An add_remove betad release records no \"n\".");
+		r->n = -1;
+	}
+	else
+		bad("Key \"neighbours\" must be \"add_remove\" or \"replace\" (version 1: \"replace\").");
 	sp->epsilon = num(field(root, "epsilon", true), "epsilon");
 	sp->delta_eff = num(field(root, "delta", true), "delta");
 	sp->beta = num(field(root, "beta", true), "beta");

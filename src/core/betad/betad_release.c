@@ -33,6 +33,45 @@ dpb_betad_spec_default(dpb_betad_spec *s, int gaussian)
 	s->ndraws = 1;
 	s->tier = DPB_BETAD_APPROXIMATE;
 	s->delta_prime = 0.0;
+	s->neighbours = DPB_NB_ADD_REMOVE;
+}
+
+/*
+ * Under add/remove neighbours one exact draw is (L, 0)-DP, L the range of
+ * -l_beta(x, .) over theta for a fixed record x (docs/betad.md,
+ * "Neighbours"): adding x multiplies the unnormalised density by
+ * exp(-l_beta(x, theta)) and the normaliser by its mean under the old
+ * posterior, which lies between the same bounds.  L is M^b / b for both
+ * models (logistic: the range of -l is exactly 1/b; Gaussian: the sup
+ * M^b (1/b - beta^-3/2) at m = y, sigma at the floor, the inf
+ * -M^b beta^-3/2 as m leaves y), half the replace-one epsilon 2 M^b / b.
+ */
+double
+dpb_betad_eps_draw(const dpb_betad_spec *s, double beta)
+{
+	double		e = dpb_betad_epsilon(s->gaussian, beta, s->sigma2_floor, s->y_scale);
+
+	return s->neighbours == DPB_NB_ADD_REMOVE ? 0.5 * e : e;
+}
+
+/* beta for the epsilon of one draw under the spec's neighbours */
+static dpb_status
+beta_of_eps(const dpb_betad_spec *s, double eps1, double *beta, dpb_err *err)
+{
+	int			ar = s->neighbours == DPB_NB_ADD_REMOVE;
+	dpb_status	st = dpb_betad_beta(s->gaussian, ar ? 2 * eps1 : eps1, s->sigma2_floor,
+									s->y_scale, s->root, beta, err);
+
+	if (st == DPB_ERANGE && ar)
+	{
+		double		emin = 0.5 * dpb_betad_epsilon_min(s->sigma2_floor, s->y_scale);
+
+		dpb_err_set(err, "epsilon is below the smallest epsilon this variance floor allows",
+					"With sigma2_floor %.6g and y_scale %.6g one draw is at best %.6g-DP under add/remove neighbours; epsilon %.6g needs sigma2_floor >= %.6g at this y_scale (or a smaller public y_scale).",
+					s->sigma2_floor, s->y_scale, emin, eps1,
+					exp(-2 * eps1 / M_E) / (2.0 * M_PI) * s->y_scale * s->y_scale);
+	}
+	return st;
 }
 
 static int
@@ -182,6 +221,19 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 	}
 	if (s->tier == DPB_BETAD_APPROXIMATE)
 		s->delta_prime = 0;
+	if (s->neighbours != DPB_NB_ADD_REMOVE && s->neighbours != DPB_NB_REPLACE)
+	{
+		dpb_err_set(err, "neighbours must be add_remove or replace", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->tier == DPB_BETAD_EXACT && s->neighbours != DPB_NB_REPLACE)
+	{
+		/* its number of trials is a function of N: with N private, the
+		 * trials, the certified delta' and the run's time would leak it */
+		dpb_err_set(err, "the exact tier needs a public number of records",
+					"Its fixed number of trials and the delta' it certifies are functions of N; use neighbours \"replace\" when N is public, or the approximate tier.");
+		return DPB_EINVAL;
+	}
 	if (s->root != DPB_BETAD_ROOT_SMALLER && s->root != DPB_BETAD_ROOT_LARGER)
 	{
 		dpb_err_set(err, "root must be smaller or larger", NULL);
@@ -204,8 +256,7 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 				return st;
 			eps1 = fmax(s->epsilon / s->ndraws, sqrt(8.0 * rho / s->ndraws));
 		}
-		st = dpb_betad_beta(s->gaussian, eps1, s->sigma2_floor, s->y_scale, s->root,
-							&s->beta, err);
+		st = beta_of_eps(s, eps1, &s->beta, err);
 		if (st != DPB_OK)
 			return st;
 	}
@@ -214,7 +265,7 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 		dpb_err_set(err, "beta must be greater than 1 and finite", NULL);
 		return DPB_EINVAL;
 	}
-	eps1 = dpb_betad_epsilon(s->gaussian, s->beta, s->sigma2_floor, s->y_scale);
+	eps1 = dpb_betad_eps_draw(s, s->beta);
 	if (!pos_finite(eps1))
 	{
 		dpb_err_set(err, "the epsilon of this beta is not representable", NULL);
@@ -489,7 +540,7 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 		dpb_err_set(err, "the number of features must be between 1 and 64", NULL);
 		return DPB_ERANGE;
 	}
-	r->n = n;
+	r->n = s->neighbours == DPB_NB_REPLACE ? n : -1;
 	r->delta_prime = NAN;
 	if (s->tier == DPB_BETAD_EXACT &&
 		(st = dpb_betad_exact_plan(&r->s, n, &r->trials, &r->delta_prime, err)) != DPB_OK)
@@ -600,9 +651,10 @@ dpb_betad_release_validate(const dpb_betad_release *r, dpb_err *err)
 					"delta and the epsilon of one draw are recomputed from beta, the model and the number of draws.");
 		return DPB_ECORRUPT;
 	}
-	if (r->n < 0 || r->n > ((int64_t) 1 << 53))
+	if (s.neighbours == DPB_NB_REPLACE ? r->n < 1 || r->n > ((int64_t) 1 << 53) : r->n != -1)
 	{
-		dpb_err_set(err, "invalid number of records", NULL);
+		dpb_err_set(err, "invalid number of records",
+					"A replace-one release records its N >= 1; an add/remove release records none.");
 		return DPB_ECORRUPT;
 	}
 	if (s.tier == DPB_BETAD_EXACT)
@@ -677,7 +729,10 @@ get8(const unsigned char **p)
 	return v;
 }
 
-#define NHEAD 26
+/* header doubles: 26 in version 1 (replace-one, n >= 0), 27 in version 2
+ * (h[26]: the neighbours; n = -1 under add/remove) */
+#define NHEAD_V1 26
+#define NHEAD 27
 
 static void
 head_values(const dpb_betad_release *r, double *h)
@@ -710,6 +765,7 @@ head_values(const dpb_betad_release *r, double *h)
 	h[23] = (double) r->trials;
 	h[24] = r->delta_prime;
 	h[25] = s->delta_eff;
+	h[26] = s->neighbours;
 }
 
 int
@@ -774,18 +830,26 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 {
 	double		h[NHEAD];
 	const unsigned char *p = buf + 4;
-	int64_t		iv[12];
+	int64_t		iv[13];
 	size_t		j,
 				nd;
+	int			nhead;
 	dpb_betad_spec *s = &r->s;
 	dpb_status	st;
 
 	memset(r, 0, sizeof(*r));
-	if (!dpb_betad_is_packed(buf, len) || len < 4 + 8 * NHEAD)
+	if (!dpb_betad_is_packed(buf, len) || len < 4 + 8 * NHEAD_V1)
 		goto corrupt;
-	for (j = 0; j < NHEAD; j++)
+	h[0] = get8(&p);
+	/* version 1 (dpbayes 0.1.0): replace-one, no neighbours field */
+	nhead = h[0] == 1 ? NHEAD_V1 : NHEAD;
+	if ((h[0] != 1 && h[0] != DPB_BETAD_VERSION) || len < 4 + 8 * (size_t) nhead)
+		goto corrupt;
+	for (j = 1; j < (size_t) nhead; j++)
 		h[j] = get8(&p);
-	if (h[0] != DPB_BETAD_VERSION ||
+	if (nhead == NHEAD_V1)
+		h[26] = DPB_NB_REPLACE;
+	if (!int_field(h[26], DPB_NB_ADD_REMOVE, DPB_NB_REPLACE, &iv[12]) ||
 		!int_field(h[1], 0, 1, &iv[0]) || !int_field(h[5], 0, 1, &iv[1]) ||
 		!int_field(h[11], 1, DPB_MAX_D, &iv[2]) || !int_field(h[12], 0, 1, &iv[3]) ||
 		!int_field(h[13], 0, 1, &iv[4]) || !int_field(h[14], 0, 1, &iv[5]) ||
@@ -794,7 +858,7 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 		!int_field(h[17], 1, DPB_BETAD_MAX_ITERS, &iv[8]) ||
 		!int_field(h[18], 1, DPB_BETAD_MAX_DRAWS, &iv[9]) ||
 		!int_field(h[19], 0, 1, &iv[10]) ||
-		!int_field(h[21], 0, 9007199254740992.0, &r->n) ||
+		!int_field(h[21], -1, 9007199254740992.0, &r->n) ||
 		!int_field(h[22], 0, 1, &iv[11]) ||
 		!int_field(h[23], 0, DPB_BETAD_EXACT_MAX_WORK, &r->trials))
 		goto corrupt;
@@ -821,8 +885,9 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	r->insecure = (int) iv[11];
 	r->delta_prime = h[24];
 	s->delta_eff = h[25];
+	s->neighbours = (dpb_neighbours) iv[12];
 	nd = (size_t) s->ndraws * dpb_betad_nvar(s);
-	if (len != dpb_betad_packed_size(r))
+	if (len != dpb_betad_packed_size(r) - 8 * (size_t) (NHEAD - nhead))
 		goto corrupt;
 	if (s->fx.has_bounds)
 		for (j = 0; j < (size_t) s->fx.d; j++)
@@ -847,7 +912,7 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	for (j = 0; j < nd; j++)
 		r->draws[j] = get8(&p);
 	/* eps_draw is derived: validation recomputes and compares the rest */
-	s->eps_draw = dpb_betad_epsilon(s->gaussian, s->beta, s->sigma2_floor, s->y_scale);
+	s->eps_draw = dpb_betad_eps_draw(s, s->beta);
 	st = dpb_betad_release_validate(r, err);
 	if (st != DPB_OK)
 	{
@@ -892,8 +957,11 @@ dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out)
 
 	dpb_buf_printf(out, "{\"format\": \"dpbayes.release\", \"kind\": \"betad\", \"version\": %d, ",
 				   DPB_BETAD_VERSION);
-	dpb_buf_printf(out, "\"model\": \"%s\", \"neighbours\": \"replace\", \"n\": %lld, ",
-				   s->gaussian ? "linear" : "logistic", (long long) r->n);
+	dpb_buf_printf(out, "\"model\": \"%s\", ", s->gaussian ? "linear" : "logistic");
+	if (s->neighbours == DPB_NB_REPLACE)
+		dpb_buf_printf(out, "\"neighbours\": \"replace\", \"n\": %lld, ", (long long) r->n);
+	else
+		dpb_buf_puts(out, "\"neighbours\": \"add_remove\", ");
 	dpb_buf_puts(out, "\"epsilon\": ");
 	dpb_json_num(out, s->epsilon);
 	dpb_buf_puts(out, ", \"delta\": ");

@@ -29,7 +29,8 @@
 #include "params.h"
 #include "release.h"			/* dpb_buf */
 
-#define DPB_BETAD_VERSION 1
+/* 2: the neighbours (add/remove: no n); version 1 is replace-one with n */
+#define DPB_BETAD_VERSION 2
 #define DPB_BETAD_MAGIC "DPBD"
 #define DPB_BETAD_MAX_DRAWS 100
 #define DPB_BETAD_MAX_CHAINS 64
@@ -60,6 +61,13 @@ typedef struct dpb_betad_spec
 	int			ndraws;			/* k */
 	dpb_betad_tier tier;
 	double		delta_prime;	/* exact tier: the target delta' of the release */
+	/*
+	 * DPB_NB_ADD_REMOVE (the default): N is private and not released; one
+	 * exact draw is (range of -l_beta)-DP, half the replace-one epsilon
+	 * (docs/betad.md, "Neighbours").  DPB_NB_REPLACE: N is public and
+	 * released; the exact tier needs it.
+	 */
+	dpb_neighbours neighbours;
 
 	/* derived by dpb_betad_spec_check */
 	double		eps_draw;		/* epsilon of one exact draw */
@@ -67,7 +75,8 @@ typedef struct dpb_betad_spec
 } dpb_betad_spec;
 
 /* Defaults: prior_sd 3, y_scale 1, IG(1, 1), intercept, 4 x 1000 + 1000,
- * one draw, approximate tier, delta' target 1e-9, smaller root. */
+ * one draw, approximate tier, delta' target 1e-9, smaller root, add/remove
+ * neighbours. */
 void		dpb_betad_spec_default(dpb_betad_spec *s, int gaussian);
 
 /*
@@ -78,6 +87,12 @@ void		dpb_betad_spec_default(dpb_betad_spec *s, int gaussian);
  * epsilon below epsilon_min (the detail says how to reach it).
  */
 dpb_status	dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err);
+
+/*
+ * epsilon of one exact draw at this beta under the spec's neighbours: the
+ * replace-one epsilon of dpb_betad_epsilon, halved under add/remove.
+ */
+double		dpb_betad_eps_draw(const dpb_betad_spec *s, double beta);
 
 /* Number of released variables: intercept, d coefficients (, sigma2). */
 int			dpb_betad_nvar(const dpb_betad_spec *s);
@@ -95,7 +110,9 @@ dpb_status	dpb_betad_exact_plan(const dpb_betad_spec *s, int64_t n, int64_t *tri
 typedef struct dpb_betad_release
 {
 	dpb_betad_spec s;			/* fx.d fixed */
-	int64_t		n;				/* records (public: replace-one neighbours) */
+	int64_t		n;				/* records (public: replace-one neighbours);
+								 * -1 under add/remove (private, not
+								 * released) */
 	int			insecure;		/* made with the insecure test stream */
 	int64_t		trials;			/* exact tier: T per draw; else 0 */
 	double		delta_prime;	/* exact tier: certified; else NaN */
