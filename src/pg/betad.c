@@ -340,22 +340,32 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 	bool		isnull[NATTS_B];
 	dpb_betad_spec s;
 	TupleDesc	tupdesc;
-	int			i;
+	int			i,
+				nargs = PG_NARGS();
 
-	if (PG_NARGS() != NATTS_B)
+	/*
+	 * 19 arguments: the 0.1.0 SQL definition, still installed between a new
+	 * library and ALTER EXTENSION dpbayes UPDATE; its releases were
+	 * replace-one
+	 */
+	if (nargs != NATTS_B && nargs != NATTS_B_V1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
 				 errmsg("dpbayes.betad takes %d arguments", NATTS_B)));
 	for (i = 0; i < NATTS_B; i++)
 	{
-		isnull[i] = PG_ARGISNULL(i);
+		isnull[i] = i >= nargs || PG_ARGISNULL(i);
 		v[i] = isnull[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
 	}
-	betad_fill(v, isnull, DPB_NB_ADD_REMOVE, &s);
+	betad_fill(v, isnull, nargs == NATTS_B_V1 ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE, &s);
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("function returning record called in context that cannot accept type record")));
+	if (tupdesc->natts != NATTS_B && tupdesc->natts != NATTS_B_V1)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("dpbayes.betad_params has %d attributes, expected %d", tupdesc->natts, NATTS_B)));
 	tupdesc = BlessTupleDesc(tupdesc);
 	/* store what was derived and the defaults applied: the value is
 	 * explicit, and epsilon and beta are checked against each other */
@@ -404,7 +414,11 @@ dpb_pg_betad_from_datum(Datum composite, dpb_betad_spec *s)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("betaD parameters have %d attributes, expected %d", natts, NATTS_B)));
 	for (i = 0; i < NATTS_B; i++)
-		v[i] = GetAttributeByName(th, battnames[i], &isnull[i]);
+	{
+		/* the 0.1.0 type has no neighbours attribute at all */
+		isnull[i] = true;
+		v[i] = i < natts ? GetAttributeByName(th, battnames[i], &isnull[i]) : (Datum) 0;
+	}
 	/* a value stored by 0.1.0 (no neighbours) was made for replace-one */
 	betad_fill(v, isnull, natts == NATTS_B_V1 ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE, s);
 }
