@@ -139,6 +139,32 @@ else
 	bad "install-ldp-client: $(tail -3 "$T/inst.log")"
 fi
 
+# the client is slim (docs/ldp-client.md): the CLI, its test variant and a
+# program linked against the static library need libc, libm, libcrypto (and
+# libpthread, ld-linux) only -- no GSL, BLAS, LAPACK, gfortran, quadmath, no
+# libmvec -- both directly (NEEDED) and after the loader resolves them (ldd)
+slim_libs() {
+	local f=$1 what=$2 needed extra
+	needed=$(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+	[ -n "$needed" ] || { bad "$what: readelf -d lists no NEEDED entries"; return; }
+	extra=$(printf '%s\n' $needed | grep -Ev '^(libc|libm|libcrypto|libpthread|ld-linux[-.a-z0-9_]*)\.so(\.[0-9]+)*$')
+	[ -z "$extra" ] && ok || bad "$what needs $(echo $extra)"
+	extra=$(ldd "$f" 2>/dev/null | grep -Ei 'libgsl|openblas|libblas|lapack|gfortran|quadmath|libmvec')
+	[ -z "$extra" ] && ok || bad "$what loads $(echo $extra | tr -s ' ')"
+}
+slim_libs "$CLI" "the CLI"
+slim_libs "$TCLI" "the insecure test CLI"
+slim_libs src/cli/ldp-slim-check "a program linked against libdpbayes-ldp.a"
+# ... and its sources (the library's objects in build/ldp, and the CLI)
+# include no header of those libraries, so libc, libssl-dev's headers and
+# libm build it
+srcs=src/cli/dpbayes_ldp.c
+for o in build/ldp/*.o; do srcs="$srcs $(find src/core -name "$(basename "$o" .o).c")"; done
+[ "$(echo $srcs | wc -w)" -ge 15 ] && ok || bad "client sources: $srcs"
+hdrs=$(cc -std=gnu99 -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/ldp -M $srcs 2>&1 |
+	tr ' \\' '\n\n' | grep -Ei 'gsl|cblas|openblas|lapack|postgres|inference|betad|accounting|fatal|error' | sort -u)
+[ -z "$hdrs" ] && ok || bad "the client's sources include $(echo $hdrs)"
+
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
 expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"
