@@ -13,7 +13,8 @@
 #                   works before make is installed)
 #   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core (builds the LDP CLI too)
-#   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp.md)
+#   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp-client.md;
+#                   built from the slim library alone: libcrypto and libm)
 #   make install-ldp-client  its static library, headers, CLI and pkg-config file
 #   make libdpbayes-ldp  the slim client library src/cli/libdpbayes-ldp.a
 #                   (only the client's modules; needs libcrypto, libm and
@@ -71,37 +72,42 @@ deps:
 test/unit_run: $(CORE_SRCS) $(UNIT_SRCS) $(wildcard src/core/*.h src/core/*/*.h) test/unit.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(CORE_SRCS) $(UNIT_SRCS) $(UNIT_LIBS)
 
-# The LDP client CLI (not installed into PostgreSQL; docs/ldp.md).  The
-# insecure variant, with a --insecure-seed option whose reports are stamped
-# insecure, exists only for the tests.
-$(LDP_CLI): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
-	$(CC) $(UNIT_CFLAGS) -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
-
-$(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(CORE_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
-	$(CC) $(UNIT_CFLAGS) -DDPB_LDP_INSECURE_TEST -o $@ src/cli/dpbayes_ldp.c $(CORE_SRCS) $(UNIT_LIBS)
-
-ldp-cli: $(LDP_CLI)
-
-# The slim client library: the protocol, the randomizers and the core modules
-# they use (the same sources as the server's), nothing else.
+# The slim client library: the protocol, the randomizers, the samplers
+# self-test and the core modules they use (the same sources as the server's),
+# nothing else: libc, libm, libcrypto and pthreads, no GSL, no BLAS.
 LDP_LIB_SRCS = src/core/common/dpb.c src/core/release/params.c src/core/release/layout.c src/core/release/clip.c \
 	src/core/release/accum.c src/core/common/names.c src/core/release/sensitivity.c src/core/release/dnoise.c \
 	src/core/release/release.c src/core/release/release_json.c src/core/release/release_sig.c src/core/ldp/ldp_protocol.c \
-	src/core/ldp/ldp_rand.c src/core/ldp/ldp_input.c
+	src/core/ldp/ldp_rand.c src/core/ldp/ldp_input.c src/core/ldp/ldp_selftest.c
 LDP_LIB = src/cli/libdpbayes-ldp.a
 LDP_SLIM_CHECK = src/cli/ldp-slim-check
+LDP_CFLAGS = -O2 -g -std=gnu99 -Wall $(CORE_INC)
+LDP_LIBS = -lcrypto -lm -pthread
 
 $(LDP_LIB): $(LDP_LIB_SRCS) $(wildcard src/core/*.h src/core/*/*.h)
 	rm -rf build/ldp && mkdir -p build/ldp
 	for f in $(LDP_LIB_SRCS); do \
-		$(CC) -O2 -g -std=gnu99 -fPIC -Wall $(CORE_INC) -c $$f -o build/ldp/$$(basename $$f .c).o || exit 1; \
+		$(CC) $(LDP_CFLAGS) -fPIC -c $$f -o build/ldp/$$(basename $$f .c).o || exit 1; \
 	done
 	rm -f $@ && ar rcs $@ build/ldp/*.o
+
+# The LDP client CLI (docs/ldp-client.md; not installed into PostgreSQL):
+# its source and the slim library only, so it needs what a device has.  The
+# insecure variant, with a --insecure-seed option whose reports are stamped
+# insecure, exists only for the tests.  test/ldp_cli.sh checks the linked
+# libraries of both.
+$(LDP_CLI): src/cli/dpbayes_ldp.c $(LDP_LIB)
+	$(CC) $(LDP_CFLAGS) -o $@ src/cli/dpbayes_ldp.c $(LDP_LIB) $(LDP_LIBS)
+
+$(LDP_CLI_INSECURE): src/cli/dpbayes_ldp.c $(LDP_LIB)
+	$(CC) $(LDP_CFLAGS) -DDPB_LDP_INSECURE_TEST -o $@ src/cli/dpbayes_ldp.c $(LDP_LIB) $(LDP_LIBS)
+
+ldp-cli: $(LDP_CLI)
 
 # links the library with libcrypto, libm and pthreads only: proves it needs
 # no GSL
 $(LDP_SLIM_CHECK): src/cli/ldp_slim_check.c $(LDP_LIB)
-	$(CC) -O2 -std=gnu99 $(CORE_INC) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) -lcrypto -lm -pthread
+	$(CC) $(LDP_CFLAGS) -o $@ src/cli/ldp_slim_check.c $(LDP_LIB) $(LDP_LIBS)
 
 libdpbayes-ldp: $(LDP_LIB) $(LDP_SLIM_CHECK)
 
@@ -113,7 +119,7 @@ PREFIX ?= /usr/local
 install-ldp-client: $(LDP_LIB) $(LDP_CLI)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include/dpbayes-ldp $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LDP_LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $$($(CC) $(CORE_INC) -MM src/core/ldp/ldp.h | tr -d '\\' | tr ' ' '\n' | grep '\.h$$' | sort -u) \
+	install -m 644 $$($(CC) $(CORE_INC) -MM src/core/ldp/ldp.h src/core/ldp/ldp_selftest.h | tr -d '\\' | tr ' ' '\n' | grep '\.h$$' | sort -u) \
 		$(DESTDIR)$(PREFIX)/include/dpbayes-ldp/
 	install -m 755 $(LDP_CLI) $(DESTDIR)$(PREFIX)/bin/
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \

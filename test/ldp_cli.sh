@@ -139,6 +139,67 @@ else
 	bad "install-ldp-client: $(tail -3 "$T/inst.log")"
 fi
 
+# the client is slim (docs/ldp-client.md): the CLI, its test variant and a
+# program linked against the static library need libc, libm, libcrypto (and
+# libpthread, ld-linux) only -- no GSL, BLAS, LAPACK, gfortran, quadmath, no
+# libmvec -- both directly (NEEDED) and after the loader resolves them (ldd)
+slim_libs() {
+	local f=$1 what=$2 needed extra
+	needed=$(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+	[ -n "$needed" ] || { bad "$what: readelf -d lists no NEEDED entries"; return; }
+	extra=$(printf '%s\n' $needed | grep -Ev '^(libc|libm|libcrypto|libpthread|ld-linux[-.a-z0-9_]*)\.so(\.[0-9]+)*$')
+	[ -z "$extra" ] && ok || bad "$what needs $(echo $extra)"
+	extra=$(ldd "$f" 2>/dev/null | grep -Ei 'libgsl|openblas|libblas|lapack|gfortran|quadmath|libmvec')
+	[ -z "$extra" ] && ok || bad "$what loads $(echo $extra | tr -s ' ')"
+}
+slim_libs "$CLI" "the CLI"
+slim_libs "$TCLI" "the insecure test CLI"
+slim_libs src/cli/ldp-slim-check "a program linked against libdpbayes-ldp.a"
+# ... and its sources (the library's objects in build/ldp, and the CLI)
+# include no header of those libraries, so libc, libssl-dev's headers and
+# libm build it
+srcs=src/cli/dpbayes_ldp.c
+for o in build/ldp/*.o; do srcs="$srcs $(find src/core -name "$(basename "$o" .o).c")"; done
+[ "$(echo $srcs | wc -w)" -ge 15 ] && ok || bad "client sources: $srcs"
+hdrs=$(cc -std=gnu99 -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/ldp -M $srcs 2>&1 |
+	tr ' \\' '\n\n' | grep -Ei 'gsl|cblas|openblas|lapack|postgres|inference|betad|accounting|fatal|error' | sort -u)
+[ -z "$hdrs" ] && ok || bad "the client's sources include $(echo $hdrs)"
+
+# a target without __int128 (32-bit) stops at a clear #error naming the
+# reason (simulated by undefining the compiler's __SIZEOF_INT128__)
+printf '#include "ldp.h"\nint main(void) { return 0; }\n' >"$T/i128.c"
+cc -std=gnu99 -U__SIZEOF_INT128__ -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/ldp \
+	-fsyntax-only "$T/i128.c" >"$T/i128.log" 2>&1 && bad "ldp.h compiled without __int128" || ok
+grep -m1 'error' "$T/i128.log" | grep -q '#error "dpbayes needs unsigned __int128.*32-bit targets are not supported' &&
+	ok || bad "no clear #error without __int128: $(grep -m1 error "$T/i128.log")"
+
+# docs/ldp-client.md cannot rot: its complete program compiles against the
+# built static library without warnings and prints the CLI's header and id;
+# its worked example's published protocol is the CLI's
+DOC=docs/ldp-client.md
+sed -n '/<!-- ldp-client-example: begin -->/,/<!-- ldp-client-example: end -->/p' "$DOC" |
+	sed '1,2d;$d' | sed '$d' >"$T/randomize_one.c"
+if cc -std=gnu99 -Wall -Wextra -Werror -Isrc/core -Isrc/core/common -Isrc/core/release -Isrc/core/ldp \
+	-o "$T/randomize_one" "$T/randomize_one.c" src/cli/libdpbayes-ldp.a -lcrypto -lm -pthread 2>"$T/doc.log"; then
+	ok
+	"$CLI" randomize --protocol "$T/lin.json" --input "$T/lin.csv" --output "$T/rep1.csv" 2>/dev/null
+	"$T/randomize_one" "$T/lin.json" 0.3 -0.4 1.5 >"$T/one.csv" 2>"$T/err" && ok || bad "the guide's program: $(cat "$T/err")"
+	[ "$(head -1 "$T/one.csv")" = "$(head -1 "$T/rep1.csv")" ] && ok || bad "the guide's program prints another header"
+	[ "$(sed -n 2p "$T/one.csv" | cut -d, -f1)" = "$id" ] && [ "$(sed -n 2p "$T/one.csv" | awk -F, '{ print NF }')" -eq 7 ] &&
+		ok || bad "the guide's program's report: $(sed -n 2p "$T/one.csv")"
+	"$T/randomize_one" "$T/lin.json" 0.3 nan 1.5 >/dev/null 2>"$T/err"
+	[ $? -eq 1 ] && ok || bad "the guide's program accepts a NaN"
+	slim_libs "$T/randomize_one" "the guide's program"
+else
+	bad "the program in $DOC does not compile: $(head -5 "$T/doc.log")"
+fi
+dproto=$(sed -n "s/^    \$ echo '\(.*\)' > protocol.json$/\1/p" "$DOC")
+echo "$dproto" >"$T/doc.json"
+dpub=$("$CLI" protocol --protocol "$T/doc.json" 2>&1)
+[ -n "$dproto" ] && grep -qxF "    $dpub" "$DOC" && ok || bad "the guide's published protocol is not the CLI's: $dpub"
+dhdr=$(printf '0.3,-0.4,1.5\n' | "$CLI" randomize --protocol "$T/doc.json" 2>/dev/null | head -1)
+[ "$(grep -c -xF "    $dhdr" "$DOC")" -ge 2 ] && ok || bad "the guide's report header is not the CLI's: $dhdr"
+
 # errors: clear message, non-zero status, no data value echoed
 printf '0.3,-0.4,1.5\n0.1,zz,1\n' >"$T/badnum.csv"
 expect 1 "non-number" -- "$CLI" randomize --protocol "$T/lin.json" --input "$T/badnum.csv"

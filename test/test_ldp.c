@@ -392,6 +392,50 @@ test_ldp_rr_oue(void)
 	}
 }
 
+/*
+ * The self-test's chi-square p-value (closed form, libm only, so the slim
+ * client needs no GSL) against GSL's incomplete gamma: every df the
+ * self-test can use (1..63) at statistics from far below to far above the
+ * mean, to 1e-12 relative while the value is above 1e-250; the edges.
+ */
+void		test_ldp_chisq_q(void);
+void
+test_ldp_chisq_q(void)
+{
+	static const double xs[] = {1e-9, 0.01, 0.5, 1, 2.5, 7, 15.3, 30, 42.7, 63,
+	100, 150.5, 300, 700, 1100};
+	double		worst = 0;
+	int			df,
+				i,
+				bad = 0;
+
+	for (df = 1; df <= 63; df++)
+		for (i = 0; i < (int) (sizeof(xs) / sizeof(xs[0])); i++)
+		{
+			double		got = dpb_ldp_chisq_q(xs[i], df),
+						want = gsl_cdf_chisq_Q(xs[i], df),
+						rel;
+
+			if (want < 1e-250)
+			{
+				bad += !(got >= 0 && got < 1e-240);
+				continue;
+			}
+			rel = fabs(got - want) / want;
+			if (rel > worst)
+				worst = rel;
+			if (rel > 1e-12)
+			{
+				bad++;
+				printf("  chisq_q(%g, %d) = %.17g, GSL %.17g\n", xs[i], df, got, want);
+			}
+		}
+	CHECK(bad == 0, "%d chi-square p-values differ from GSL's (worst relative %.3g)", bad, worst);
+	CHECK(dpb_ldp_chisq_q(0, 5) == 1 && dpb_ldp_chisq_q(-1, 1) == 1, "Q(x <= 0) = 1");
+	CHECK(isnan(dpb_ldp_chisq_q(3, 0)) && isnan(dpb_ldp_chisq_q(NAN, 3)), "Q of df 0 or NaN x is NaN");
+	CHECK(dpb_ldp_chisq_q(1e6, 30) == 0, "Q(1e6; 30) = 0");
+}
+
 static double
 laplace_cdf(double x, double b)
 {

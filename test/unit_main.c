@@ -50,6 +50,7 @@ unsigned long unit_seed_shift = 0;
 	X(ldp_protocol) \
 	X(ldp_sensitivity) \
 	X(ldp_rr_oue) \
+	X(ldp_chisq_q) \
 	X(ldp_laplace) \
 	X(ldp_scalar_gauss) \
 	X(ldp_ss) \

@@ -3,15 +3,19 @@
  * by `dpbayes-ldp selftest` on the OS source and by the unit tests on
  * fixed insecure seeds (docs/ldp.md).  Each check is a chi-square test of
  * exact draws against the exact probabilities; a check passes at
- * p > DPB_LDP_SELFTEST_PMIN.
+ * p > DPB_LDP_SELFTEST_PMIN.  Part of the slim client library: only libc
+ * and libm (the p-value is the closed form below, not GSL's).
  */
 #include "ldp_selftest.h"
 
-#include <gsl/gsl_cdf.h>
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef M_2_SQRTPI
+#define M_2_SQRTPI 1.12837916709551257390 /* 2 / sqrt(pi) */
+#endif
 
 /* chi-square statistic of counts against probabilities (sum 1), n draws */
 double
@@ -30,6 +34,54 @@ dpb_ldp_chisq(const int64_t *count, const double *prob, int cells, int64_t n,
 	}
 	*df = cells - 1;
 	return stat;
+}
+
+/*
+ * P(X > x) for X chi-square with an integer df >= 1, in closed form
+ * (Abramowitz & Stegun 26.4.4-5; the recurrence Q(x; v + 2) = Q(x; v) +
+ * (x/2)^(v/2) e^(-x/2) / Gamma(v/2 + 1)):
+ *   df = 2m      Q = e^(-x/2) sum_{k=0}^{m-1} (x/2)^k / k!
+ *   df = 2m + 1  Q = erfc(sqrt(x/2))
+ *                    + e^(-x/2) sum_{k=1}^{m} (x/2)^(k-1/2) / Gamma(k+1/2)
+ * Every term is positive (no cancellation); each is the previous one times
+ * (x/2) / (k or k + 1/2).  Relative error a few ulps per term while
+ * e^(-x/2) is a normal double (x < 1400); beyond, 0 (the p-values a check
+ * compares with 1e-6 are far larger).  NaN for df < 1 or a NaN x.
+ */
+double
+dpb_ldp_chisq_q(double x, int df)
+{
+	double		h = x / 2,
+				term,
+				sum;
+	int			k;
+
+	if (df < 1 || isnan(x))
+		return NAN;
+	if (x <= 0)
+		return 1;
+	if (df % 2 == 0)
+	{
+		term = exp(-h);
+		sum = term;
+		for (k = 1; k < df / 2; k++)
+		{
+			term *= h / k;
+			sum += term;
+		}
+		return sum;
+	}
+	sum = erfc(sqrt(h));
+	if (df == 1)
+		return sum;
+	term = exp(-h) * sqrt(h) * M_2_SQRTPI;	/* (x/2)^(1/2) e^(-x/2) / Gamma(3/2) */
+	sum += term;
+	for (k = 2; k <= df / 2; k++)
+	{
+		term *= h / (k - 0.5);
+		sum += term;
+	}
+	return sum > 1 ? 1 : sum;
 }
 
 /* P(a 0 bit becomes 1) / P(a 1 bit stays 1) of an OUE report */
@@ -64,7 +116,7 @@ add_check(dpb_ldp_check *out, int *n, int max, const char *name,
 	snprintf(out[*n].name, sizeof(out[*n].name), "%s", name);
 	out[*n].stat = stat;
 	out[*n].df = df;
-	out[*n].pvalue = gsl_cdf_chisq_Q(stat, df);
+	out[*n].pvalue = dpb_ldp_chisq_q(stat, df);
 	(*n)++;
 }
 

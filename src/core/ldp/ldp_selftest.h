@@ -30,6 +30,10 @@ int			dpb_ldp_selftest(dpb_rbits *rb, int64_t n, dpb_ldp_check *out, int max,
 double		dpb_ldp_chisq(const int64_t *count, const double *prob, int cells,
 						  int64_t n, int *df);
 
+/* P(X > x), X chi-square with df >= 1 degrees of freedom (closed form for
+ * integer df, libm only; NaN for df < 1). */
+double		dpb_ldp_chisq_q(double x, int df);
+
 /* Probability of the OUE report pattern (bit j = (pattern >> j) & 1) for
  * the 0-based category cat: a 1 stays 1 w.p. 1/2, a 0 becomes 1 w.p.
  * 1/(1 + e^eps) (the corrected eq. 9). */

@@ -51,7 +51,7 @@ void		dpb_accum_record(const dpb_layout *L, const double *z, double y,
 #define DPB_ACC_CHUNK 1024
 
 #if !defined(__SIZEOF_INT128__)
-#error "dpbayes needs a compiler with 128-bit integers (__int128)"
+#error "dpbayes needs a compiler with 128-bit integers (__int128; GCC or Clang on a 64-bit target): the exact sums of quantised statistics reach 2^127; 32-bit targets are not supported (docs/ldp-client.md, \"32-bit targets\")"
 #endif
 typedef __int128 dpb_i128;
 

@@ -16,7 +16,15 @@
  * DPB_ERNG when the bit source failed (the value written is 0 and must not
  * be used).  After a failure of the source every sampler returns promptly.
  *
- * Requires unsigned __int128 (GCC or Clang on a 64-bit target).
+ * Requires unsigned __int128, so 32-bit targets are ruled out (GCC
+ * provides the type on 64-bit targets only; docs/ldp-client.md, "32-bit
+ * targets").  The exact rationals these samplers compare against random
+ * bits do not fit in 64 bits: the discrete Gaussian's acceptance
+ * exp(-(a t - sigma2)^2 / (2 sigma2 t^2)) has a denominator below 2^102 and
+ * a numerator below 2^126 (sigma2 <= 2^50); the LDP epsilon num / 2^k has k
+ * up to 72 (epsilon >= 1e-6 as an exact dyadic double).  Emulating them
+ * with pairs of 64-bit words would put hand-written multi-word arithmetic
+ * on the privacy-critical path, so the build stops instead.
  */
 #ifndef DPB_DNOISE_H
 #define DPB_DNOISE_H
@@ -24,7 +32,7 @@
 #include "dpb.h"
 
 #if !defined(__SIZEOF_INT128__)
-#error "dnoise.h needs unsigned __int128 (GCC or Clang on a 64-bit target)"
+#error "dpbayes needs unsigned __int128 (GCC or Clang on a 64-bit target): the exact noise samplers compute with rationals of up to 127 bits; 32-bit targets are not supported (docs/ldp-client.md, \"32-bit targets\")"
 #endif
 
 typedef unsigned __int128 dpb_u128;
