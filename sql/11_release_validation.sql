@@ -178,8 +178,10 @@ SELECT pg_temp.err(format($q$SELECT * FROM dpbayes.posterior_summary((SELECT r F
 SELECT pg_temp.err(format($q$SELECT dpbayes.privacy(epsilon => 1, mechanism => %L)$q$, repeat('g', 100000)));
 
 -- ---- inference over an insecure release warns (finding 5) ----
-SELECT count(*) FROM dpbayes.posterior((SELECT r FROM good), draws => 5, chains => 1, warmup => 5, seed => 1);
-SELECT count(*) FROM dpbayes.posterior_summary((SELECT r FROM good), draws => 5, chains => 1, warmup => 5, seed => 1);
+-- (one iid draw of the naive posterior: no divergence, no R-hat or ESS, so
+-- no convergence warning whose numbers would depend on the chain)
+SELECT count(*) FROM dpbayes.posterior((SELECT r FROM good), draws => 1, chains => 1, seed => 1, method => 'naive');
+SELECT count(*) FROM dpbayes.posterior_summary((SELECT r FROM good), draws => 1, chains => 1, seed => 1, method => 'naive');
 
 -- ---- a table of releases survives pg_dump and restore ----
 RESET dpbayes.insecure_noise_seed;

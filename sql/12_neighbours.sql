@@ -130,6 +130,10 @@ FROM (VALUES ('add_remove'), ('replace')) n(nb),
                 neighbours => n.nb, intercept => false)) r FROM pat) rr ORDER BY 1;
 
 -- ---- inference reads the count ----
+-- (runs this short always or nearly always warn, and whether a chain of 10
+-- draws moves at all depends on its floating-point path: their warnings are
+-- not shown)
+SET client_min_messages = error;
 SELECT count(*) AS draws FROM sub, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 20, seed => 1);
 SELECT count(DISTINCT variable) AS variables
 FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
@@ -147,6 +151,7 @@ SELECT s.value < 1 AS count_below_1, (SELECT count(*) FROM dpbayes.posterior(rr.
 FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 0.05,
         lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat WHERE i <= 3) rr,
      dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
+RESET client_min_messages;
 -- the non-private reference holds the exact count
 SELECT s.value AS exact_count, s.noise_sd
 FROM (SELECT dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1)) r

@@ -43,7 +43,10 @@ SET statement_timeout = '1s';
 SELECT count(*) FROM rbwide, dpbayes.posterior(r32, draws => 100, chains => 1, warmup => 100, seed => 1);
 RESET statement_timeout;
 \set VERBOSITY default
+-- (whether 10 draws warn depends on the chain: warnings not shown)
+SET client_min_messages = error;
 SELECT count(*) AS draws FROM rbrel, dpbayes.posterior(rlin, draws => 10, chains => 1, warmup => 10, seed => 1);
+RESET client_min_messages;
 
 -- too large to sample: one step at d = 64 (2210 statistics) costs ~1 s;
 -- at d = 32 the default chains with 100000 draws would take hours
@@ -52,22 +55,39 @@ SELECT count(*) FROM rbwide, dpbayes.posterior(r32, draws => 100000, chains => 4
 
 -- warnings: a short run warns (R-hat, ESS); a converged one does not; the
 -- default linear sampler (NUTS, statistics marginalised) has converged with
--- the same draws; Gibbs-SS, thinned by 5, has not yet (issue 12) and says so
--- the numbers of a run this short depend on the CPU's rounding (OpenBLAS
--- picks its kernels by CPU): show the warning, not its detail
+-- 2 x 1000 draws; Gibbs-SS with the same draws has not (issue 12) and says
+-- so.  The numbers of these runs depend on the CPU's rounding (OpenBLAS
+-- picks its kernels by CPU), so the warnings are shown without their
+-- detail, and only where their presence or absence is certain.  Measured
+-- over 24 posterior seeds (a stand-in for the kernels): the logistic run of
+-- 2 x 2000 draws has R-hat 1.0007 +- 0.0011, at most 1.005 (> 8 sd from
+-- 1.01), tail ESS >= 1301; the linear NUTS run of 2 x 1000 R-hat 1.0014 +-
+-- 0.0014, at most 1.005 (> 6 sd), tail ESS >= 1040; Gibbs-SS's smallest
+-- bulk ESS is 3-18 (geometric mean 8, > 5 sd below 200 on the log scale)
+-- and its largest R-hat 1.08-1.72.
+-- 2 x 30 draws always warn: the ESS is capped at S log10(S) = 107 < 200
 \set VERBOSITY terse
 SELECT count(*) FROM rbrel, dpbayes.posterior_summary(rlog, draws => 30, chains => 2, warmup => 30, seed => 1);
 \set VERBOSITY default
 SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
-FROM rbrel, dpbayes.posterior_summary(rlog, draws => 1000, chains => 2, warmup => 500, seed => 1)
+FROM rbrel, dpbayes.posterior_summary(rlog, draws => 2000, chains => 2, warmup => 500, seed => 1)
 ORDER BY variable;
 SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
 FROM rbrel, dpbayes.posterior_summary(rlin, draws => 1000, chains => 2, warmup => 500, seed => 1)
 ORDER BY variable;
-SELECT variable, rhat <= 1.01 AS rhat_ok, ess_bulk >= 200 AND ess_tail >= 200 AS ess_ok
+-- Gibbs-SS: some variable fails the warning's test, and the warning's
+-- detail (in the server log, when this is test/pgcluster.sh's cluster)
+-- names the sampler
+SELECT coalesce((pg_stat_file(current_setting('data_directory') || '/../postgres.log', true)).size, -1)
+       AS log_start \gset
+\set VERBOSITY terse
+SELECT bool_or(rhat > 1.01 OR ess_bulk < 200 OR ess_tail < 200) AS not_converged
 FROM rbrel, dpbayes.posterior_summary(rlin, draws => 1000, chains => 2, warmup => 500, seed => 1,
-                                      options => '{"thin": 5, "sampler": "gibbs"}')
-ORDER BY variable;
+                                      options => '{"sampler": "gibbs"}');
+\set VERBOSITY default
+SELECT CASE WHEN :log_start < 0 THEN true
+            ELSE pg_read_file(current_setting('data_directory') || '/../postgres.log', :log_start, 10000000)
+                   ~ 'DETAIL:  Sampler gibbs: ' END AS warning_names_gibbs;
 
 -- one draw: sd and the diagnostics are NULL, not NaN
 SELECT variable, mean IS NOT NULL AS has_mean, sd IS NULL AS sd_null, rhat IS NULL AS rhat_null

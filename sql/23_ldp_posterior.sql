@@ -18,13 +18,21 @@ SELECT dpbayes.ldp_collect(z, '{"mechanism":"scalar_laplace","epsilon":2,"lower"
 SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info,
        dpbayes.ldp_collection_info(c) -> 'protocol' ->> 'id' AS protocol_id
 FROM gauss_c;
+-- The posteriors of this file are checked through tolerant queries.  Over
+-- 16 posterior seeds (a stand-in for the CPU kernels, whose rounding moves
+-- the chains) their largest R-hat reaches the warning's 1.01 (here 1.014,
+-- the exponential's 1.017, OUE's 1.009, the linear one's 1.018), so their
+-- convergence WARNINGs are not shown.  Here: |mean - truth| / sd at most
+-- 1.73 +- 0.10 (> 20 sd from 4), sd at most 0.25 +- 0.01 (> 20 sd from
+-- 0.5), R-hat < 1.05 > 9 sd away, no divergence.  A model that ignored the
+-- Laplace noise (sd 7 here) would put sigma near 7 and not cover it.
+SET client_min_messages = error;
 SELECT variable, abs(mean - CASE variable WHEN 'mu' THEN 1 ELSE 1.5 END) < 4 * sd AS covers,
-       sd < 0.5 AS informative, rhat < 1.05 AS converged, divergences
+       sd < 0.5 AS informative, rhat < 1.05 AS converged, divergences < 6 AS under_1pct_divergent
 FROM gauss_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 300, "draws": 300}')
 ORDER BY variable;
 -- the draws' long format, like dpbayes.posterior (short runs: their
 -- convergence WARNING is not shown)
-SET client_min_messages = error;
 SELECT count(*), count(DISTINCT chain), min(iteration), max(iteration), min(draw), max(draw),
        bool_and(value > 0) FILTER (WHERE variable = 'sigma') AS sigma_positive
 FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 7, "chains": 2, "warmup": 100, "draws": 50}');
@@ -40,8 +48,11 @@ CREATE TEMP TABLE exp_c AS
 SELECT dpbayes.ldp_collect(ARRAY[round((least(5, -ln(1 - random()) / 0.7) - 2.5 * sign(u) * ln(1 - 2 * abs(u))) * 524288) / 524288.0]::float8[],
                            '{"mechanism":"scalar_laplace","epsilon":2,"lower":0,"upper":5}') AS c
 FROM (SELECT random() - 0.5 AS u FROM generate_series(1, 3000)) s;
+-- (|mean - 0.7| / sd 1.80 +- 0.07, R-hat 1.009 +- 0.004: not shown)
+SET client_min_messages = error;
 SELECT variable, abs(mean - 0.7) < 4 * sd AS covers, sd < 0.2 AS informative, rhat < 1.05 AS converged
 FROM exp_c, dpbayes.ldp_posterior_summary(c, '{"model": "exponential", "seed": 7, "chains": 2, "warmup": 300, "draws": 300}');
+SET client_min_messages = warning;
 
 -- OUE histogram, K = 3, theta = (0.7, 0.2, 0.1), eps 1: a true 1 bit stays
 -- 1 w.p. 1/2, a 0 bit turns 1 w.p. 1/(1 + e)
@@ -53,10 +64,13 @@ FROM (SELECT CASE WHEN u < 0.7 THEN 1 WHEN u < 0.9 THEN 2 ELSE 3 END AS k
 CREATE TEMP TABLE oue_c AS
 SELECT dpbayes.ldp_collect(z, '{"mechanism":"oue","epsilon":1,"categories":3}') AS c FROM oue_reports;
 SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info FROM oue_c;
+-- (R-hat of theta[3] 1.004 +- 0.002, at most 1.009: warnings not shown)
+SET client_min_messages = error;
 SELECT variable, abs(mean - CASE variable WHEN 'theta[1]' THEN 0.7 WHEN 'theta[2]' THEN 0.2 ELSE 0.1 END) < 4 * sd AS covers,
        sd < 0.05 AS informative, rhat < 1.05 AS converged
 FROM oue_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 500, "draws": 1000}')
 ORDER BY variable;
+SET client_min_messages = warning;
 SELECT abs((SELECT sum(e) FROM unnest(dpbayes.ldp_oue_estimate(c)) e) - 1) < 1e-12 AS simplex,
        (SELECT bool_and(e >= 0) FROM unnest(dpbayes.ldp_oue_estimate(c)) e) AS nonnegative,
        array_length(dpbayes.ldp_oue_estimate(c, false), 1) AS k
@@ -98,11 +112,15 @@ FROM (SELECT x, g, CASE WHEN random() < 1 / (1 + exp(0.5 - 1.5 * x)) THEN 1 ELSE
                    sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g
             FROM generate_series(1, 2000)) s) t;
 SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info FROM logit_c;
+-- This posterior mixes slowly (bulk ESS ~190 of 2 x 500 draws).  Over 16
+-- posterior seeds: |mean - truth| / sd at most 1.69 +- 0.46 (intercept),
+-- > 5 sd from 4, and R-hat at most 1.016 +- 0.014, > 6 sd from 1.1; with 2
+-- x 250 draws these margins were only 3.1 and 3.4 sd.
 SET client_min_messages = error;  -- a short run: its convergence WARNING is not shown
 SELECT variable, abs(mean - CASE variable WHEN 'theta[intercept]' THEN -0.5 WHEN 'theta[x1]' THEN 1.5
                                           WHEN 'mu_x[x1]' THEN 0.3 ELSE 1 END) < 4 * sd AS covers,
        rhat < 1.1 AS converged
-FROM logit_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 250, "draws": 250}')
+FROM logit_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 250, "draws": 500}')
 ORDER BY variable;
 SET client_min_messages = warning;
 SELECT dpbayes.ldp_collect(z, '{"mechanism":"logistic_input","epsilon":16,"delta":1e-5,"d":1,"clip":3}')

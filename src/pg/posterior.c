@@ -161,6 +161,11 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 		ereport(WARNING,
 				(errcode(ERRCODE_WARNING),
 				 errmsg("the posterior draws may not be reliable"),
+				 !dpb_isfinite(max_rhat) || !dpb_isfinite(min_bulk) ?
+				 /* too few draws for R-hat and ESS (they are NaN) */
+				 errdetail("Sampler %s: the run's %d warmup iterations are fewer than the %d the adaptation "
+						   "needs, and its %d draws per chain are too few for R-hat and ESS.",
+						   sampler, dr->warmup, DPB_SHORT_WARMUP, dr->iters) :
 				 errdetail("Sampler %s: %ld divergent transitions after warmup; %d of %d variables have R-hat > %.2f "
 						   "or a bulk or tail ESS below %.0f (%.0f per chain): max R-hat %.3f, "
 						   "min bulk ESS %.0f, min tail ESS %.0f.",

@@ -276,8 +276,13 @@ betad_summary(ReturnSetInfo *rsinfo, const dpb_betad_release *b)
 
 	put_kv(rsinfo, "kind", "betad (one draw from the betaD posterior: an estimate, not statistics)");
 	put_kv(rsinfo, "model", sp->gaussian ? "linear" : "logistic");
-	put_kv(rsinfo, "neighbours", "replace");
-	put_kv(rsinfo, "n", psprintf(INT64_FORMAT, b->n));
+	if (sp->neighbours == DPB_NB_REPLACE)
+	{
+		put_kv(rsinfo, "neighbours", "replace");
+		put_kv(rsinfo, "n", psprintf(INT64_FORMAT, b->n));
+	}
+	else
+		put_kv(rsinfo, "neighbours", "add_remove (the number of records is private: not released)");
 	put_kv(rsinfo, "d", psprintf("%d", sp->fx.d));
 	put_kv(rsinfo, "intercept", sp->fx.intercept ? "true" : "false");
 	put_kv(rsinfo, "epsilon", fmt_num(sp->epsilon));

@@ -450,7 +450,7 @@ betad_from_root(JsonbContainer *root, dpb_betad_release *r)
 	else if (strcmp(s, "add_remove") == 0 && version >= 2)
 	{
 		sp->neighbours = DPB_NB_ADD_REMOVE;
-		if (field(root, "n", true) != NULL)
+		if (getKeyJsonValueFromContainer(root, "n", 1, NULL) != NULL)
 			bad("An add_remove betad release records no \"n\".");
 		r->n = -1;
 	}
