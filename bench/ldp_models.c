@@ -28,6 +28,14 @@
 
 #define now bench_now
 
+/* LDP_BIN_TOL: the scalar models' binning tolerance (dpb_ldpm_run_opts;
+ * unset: the default; -1: the ungrouped path) */
+static double
+bin_tol(void)
+{
+	return getenv("LDP_BIN_TOL") ? atof(getenv("LDP_BIN_TOL")) : 0;
+}
+
 static dpb_ldpm_model
 model_of(const char *s)
 {
@@ -107,7 +115,7 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 	for (int rep = 0; rep < reps; rep++)
 	{
 		ldp_sim		s;
-		dpb_ldpm_run_opts o = {1, warm, L * thin, 1 + rep, 0.8, 10, NULL};
+		dpb_ldpm_run_opts o = {1, warm, L * thin, 1 + rep, 0.8, 10, NULL, bin_tol()};
 		dpb_draws	dr;
 		dpb_err		err;
 
@@ -187,7 +195,7 @@ fig3(long N, int reps)
 	{
 		ldp_sim		s;
 		dpb_ldpm_prior pr;
-		dpb_ldpm_run_opts o = {2, 500, 500, 1 + rep, 0.8, 10, NULL};
+		dpb_ldpm_run_opts o = {2, 500, 500, 1 + rep, 0.8, 10, NULL, bin_tol()};
 		dpb_draws	dr;
 		dpb_err		err;
 		double		f[3],
@@ -242,7 +250,7 @@ speed(dpb_ldpm_model m, long N, double eps)
 				te;
 	/* LDP_SPEED_ITERS: warmup and draws (default 500 each) */
 	int			it = getenv("LDP_SPEED_ITERS") ? atoi(getenv("LDP_SPEED_ITERS")) : 500;
-	dpb_ldpm_run_opts o = {1, it, it, 1, 0.8, 10, NULL};
+	dpb_ldpm_run_opts o = {1, it, it, 1, 0.8, 10, NULL, bin_tol()};
 	dpb_draws	dr;
 	dpb_err		err;
 	int			dim,
