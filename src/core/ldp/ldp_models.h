@@ -11,7 +11,8 @@
  *                (eq. 28, corrected).  Reports below a / above b enter only
  *                through their counts (their likelihood factorises, see
  *                ldp_post_scalar.c), so the data are n_low, n_high and the
- *                in-range reports.
+ *                in-range reports; those are grouped by value, or binned
+ *                within a stated error bound (dpb_ldpm_group).
  *   exponential  x ~ Exp(rate) clipped to [0, b], the same Laplace reports
  *                (eq. 30, corrected); the same reduction.
  *   histogram    x ~ Categorical(theta), OUE reports of K bits, theta ~
