@@ -722,6 +722,14 @@ post_moments(const dpb_ldpm_data *dt, double bin_tol, uint64_t seed, double *m,
 	dpb_draws_free(&dr);
 }
 
+static int	group_polls;
+
+static int
+group_cancel(void)
+{
+	return ++group_polls >= 2;
+}
+
 static void
 test_grouping(void)
 {
@@ -801,6 +809,14 @@ test_grouping(void)
 		dpb_ldpm_groups_free(&g);
 		ldp_sim_free(&s);
 	}
+
+	/* query cancel: polled every 65536 reports (here by the passes over the bins) */
+	ldp_sim_gaussian(&s, r, 400000, 1.0, 1.5, -5, 5, 0.5);
+	group_polls = 0;
+	st = dpb_ldpm_group(&s.dt, DPB_LDPM_BIN_TOL, DPB_LDPM_GROUP_MAX_DISTINCT, group_cancel, &g);
+	CHECK(st == DPB_EINTR && g.k == 0 && g.z == NULL && group_polls == 2,
+		  "grouping: cancel gives status %d after %d polls", (int) st, group_polls);
+	ldp_sim_free(&s);
 
 	/* the posterior: binned (about 128 bins of some 1100 reports) against
 	 * ungrouped on the same data; means within 4.5 Monte Carlo standard
