@@ -28,6 +28,14 @@
 
 #define now bench_now
 
+/* LDP_BIN_TOL: the scalar models' binning tolerance (dpb_ldpm_run_opts;
+ * unset: the default; -1: the ungrouped path) */
+static double
+bin_tol(void)
+{
+	return getenv("LDP_BIN_TOL") ? atof(getenv("LDP_BIN_TOL")) : 0;
+}
+
 static dpb_ldpm_model
 model_of(const char *s)
 {
@@ -90,6 +98,9 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 				phi[256],
 				truth[256];
 	long		div = 0;
+	double		terms = 0,
+				reports = 0;
+	int			binned = 0;
 	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 	char		(*names)[DPB_VAR_NAME_LEN];
 	double		t0 = now();
@@ -107,7 +118,7 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 	for (int rep = 0; rep < reps; rep++)
 	{
 		ldp_sim		s;
-		dpb_ldpm_run_opts o = {1, warm, L * thin, 1 + rep, 0.8, 10, NULL};
+		dpb_ldpm_run_opts o = {1, warm, L * thin, 1 + rep, 0.8, 10, NULL, bin_tol()};
 		dpb_draws	dr;
 		dpb_err		err;
 
@@ -124,6 +135,23 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 			continue;
 		}
 		div += dr.divergences;
+		if (m == DPB_LDPM_GAUSSIAN || m == DPB_LDPM_EXPONENTIAL)
+		{
+			/* how the run's likelihood was summed (stderr) */
+			dpb_ldpm_groups g;
+
+			if (bin_tol() >= 0
+				&& dpb_ldpm_group(&s.dt, bin_tol() > 0 ? bin_tol() : DPB_LDPM_BIN_TOL,
+								  DPB_LDPM_GROUP_MAX_DISTINCT, NULL, &g) == DPB_OK)
+			{
+				binned += g.k > 0;
+				terms += g.k > 0 ? g.k : s.dt.n_in;
+				dpb_ldpm_groups_free(&g);
+			}
+			else
+				terms += s.dt.n_in;
+			reports += s.dt.n_in;
+		}
 		for (int k = 0; k < nv; k++)
 		{
 			int			rk = 0;
@@ -163,6 +191,10 @@ sbc(dpb_ldpm_model m, double eps, int reps, long N)
 		printf(" | %.3f | %d | %ld | %.0f s |\n", pmin, fails, div, now() - t0);
 	}
 	fflush(stdout);
+	if (reports > 0)
+		fprintf(stderr, "%s eps %g N %ld: %d of %d runs grouped or binned; terms %.0f per run for %.0f in-range reports\n",
+				dpb_ldpm_model_name(m), eps, N, binned, reps - fails, terms / (reps - fails),
+				reports / (reps - fails));
 	free(ranks);
 	free(names);
 	gsl_rng_free(r);
@@ -187,7 +219,7 @@ fig3(long N, int reps)
 	{
 		ldp_sim		s;
 		dpb_ldpm_prior pr;
-		dpb_ldpm_run_opts o = {2, 500, 500, 1 + rep, 0.8, 10, NULL};
+		dpb_ldpm_run_opts o = {2, 500, 500, 1 + rep, 0.8, 10, NULL, bin_tol()};
 		dpb_draws	dr;
 		dpb_err		err;
 		double		f[3],
@@ -242,7 +274,7 @@ speed(dpb_ldpm_model m, long N, double eps)
 				te;
 	/* LDP_SPEED_ITERS: warmup and draws (default 500 each) */
 	int			it = getenv("LDP_SPEED_ITERS") ? atoi(getenv("LDP_SPEED_ITERS")) : 500;
-	dpb_ldpm_run_opts o = {1, it, it, 1, 0.8, 10, NULL};
+	dpb_ldpm_run_opts o = {1, it, it, 1, 0.8, 10, NULL, bin_tol()};
 	dpb_draws	dr;
 	dpb_err		err;
 	int			dim,

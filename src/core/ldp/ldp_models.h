@@ -11,7 +11,8 @@
  *                (eq. 28, corrected).  Reports below a / above b enter only
  *                through their counts (their likelihood factorises, see
  *                ldp_post_scalar.c), so the data are n_low, n_high and the
- *                in-range reports.
+ *                in-range reports; those are grouped by value, or binned
+ *                within a stated error bound (dpb_ldpm_group).
  *   exponential  x ~ Exp(rate) clipped to [0, b], the same Laplace reports
  *                (eq. 30, corrected); the same reduction.
  *   histogram    x ~ Categorical(theta), OUE reports of K bits, theta ~
@@ -62,6 +63,12 @@ typedef struct dpb_ldpm_data
 				n_high;
 	long		n_in;
 	const double *z;
+	/* optional (dpb_ldpm_group): the in-range reports as n_grp terms, value
+	 * gz[k] with weight gw[k]; when gz is set the likelihood sums
+	 * gw[k] log p(gz[k]) in place of the z */
+	long		n_grp;
+	const double *gz;
+	const double *gw;
 	/* histogram: K categories, OUE epsilon; npat distinct patterns, row u
 	 * of pat (K bytes, 0 or 1) seen count[u] times */
 	int			K;
@@ -140,6 +147,39 @@ double		dpb_ldpm_gauss_logpdf(double z, double mu, double sigma, double a,
 double		dpb_ldpm_exp_logpdf(double z, double rate, double b, double lambda,
 								double *drate);
 
+/*
+ * Grouping of the scalar models' in-range reports (docs/ldp.md "Grouped and
+ * binned likelihood").  With at most max_distinct distinct values, at most
+ * half as many as reports: one term per value with its count (exact).
+ * Otherwise equal-width bins on [a, b],
+ * each bin's reports replaced by their mean with weight their count; the
+ * number of bins B (16, 32, ...) is the smallest with v <= tol, where for
+ * every parameter value the error E = (exact) - (binned) log-likelihood
+ * satisfies c - v <= E <= c:
+ *   c = (lambda^2 / 2) sum_b sum_{i in b} (z_i - zbar_b)^2   (constant in theta)
+ *   v = (2 lambda + lambda^2 (b - a)) max_b sum_{i in b} |z_i - zbar_b|.
+ * When no B < n_in / 2 meets tol (nor gives fewer terms than the distinct
+ * values), the exact grouping if it has fewer terms than reports, else k =
+ * 0 (use the reports).  Polls interrupt every 65536 reports (DPB_EINTR).
+ */
+typedef struct dpb_ldpm_groups
+{
+	long		k;				/* terms (0: none, use the reports) */
+	double	   *z,
+			   *w;				/* value and weight of each term */
+	int			exact;			/* one term per distinct value */
+	long		bins;			/* binned: the number of bins B */
+	double		c,
+				v;				/* the bound above (0 when exact) */
+} dpb_ldpm_groups;
+
+#define DPB_LDPM_GROUP_MAX_DISTINCT 4096
+#define DPB_LDPM_BIN_TOL 0.05
+
+dpb_status	dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
+						   dpb_interrupt_fn interrupt, dpb_ldpm_groups *g);
+void		dpb_ldpm_groups_free(dpb_ldpm_groups *g);
+
 /* P = E[sigmoid(u)], u ~ N(m, s2), by Q-node Gauss-Hermite quadrature,
  * with dP/dm and dP/ds2. */
 double		dpb_ldpm_logistic_normal(double m, double s2, double *dm, double *ds2);
@@ -154,6 +194,10 @@ typedef struct dpb_ldpm_run_opts
 	double		target_accept;
 	int			max_depth;
 	dpb_interrupt_fn interrupt;
+	/* scalar models: the binning tolerance in nats (dpb_ldpm_group); 0:
+	 * DPB_LDPM_BIN_TOL; < 0: every in-range report its own term (the
+	 * ungrouped path, for comparisons) */
+	double		bin_tol;
 } dpb_ldpm_run_opts;
 
 /* NUTS chains (seeded by dpb_chain_rng(seed, chain)); out receives the

@@ -404,7 +404,9 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 {
 	int			dim = dpb_ldpm_dim(dt),
 				nv = dpb_ldpm_nvars(dt);
-	dpb_ldpm_ctx ctx = {dt, pr};
+	dpb_ldpm_data gdt = *dt;
+	dpb_ldpm_groups grp;
+	dpb_ldpm_ctx ctx = {&gdt, pr};
 	dpb_nuts_opts no;
 	double	   *phi = NULL,
 			   *dr = NULL,
@@ -419,9 +421,29 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 	st = dpb_ldpm_prior_check(pr, err);
 	if (st != DPB_OK)
 		return st;
+	/* the scalar models: one term per distinct in-range value, or per bin
+	 * within the stated bound (dpb_ldpm_group) */
+	memset(&grp, 0, sizeof(grp));
+	if ((dt->model == DPB_LDPM_GAUSSIAN || dt->model == DPB_LDPM_EXPONENTIAL)
+		&& dt->gz == NULL && o->bin_tol >= 0)
+	{
+		st = dpb_ldpm_group(dt, o->bin_tol > 0 ? o->bin_tol : DPB_LDPM_BIN_TOL,
+							DPB_LDPM_GROUP_MAX_DISTINCT, o->interrupt, &grp);
+		if (st != DPB_OK)
+			return st;
+		if (grp.k > 0)
+		{
+			gdt.n_grp = grp.k;
+			gdt.gz = grp.z;
+			gdt.gw = grp.w;
+		}
+	}
 	st = dpb_draws_alloc(out, o->chains, o->draws, nv);
 	if (st != DPB_OK)
+	{
+		dpb_ldpm_groups_free(&grp);
 		return st;
+	}
 	dpb_ldpm_names(dt, out->names);
 	phi = malloc(sizeof(double) * dim);
 	g = malloc(sizeof(double) * dim);
@@ -488,6 +510,7 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 							   out->v + ((size_t) c * o->draws + i) * nv);
 	}
 done:
+	dpb_ldpm_groups_free(&grp);
 	free(phi);
 	free(g);
 	free(dr);

@@ -9,12 +9,16 @@
  * z > b gives log p(z) = -lambda (z - b) + log p(b).  The terms
  * lambda (z - a) do not depend on the parameters, so the reports outside
  * [a, b] enter the posterior only through n_low log p(a) + n_high log p(b):
- * the evaluation costs O(#reports in [a, b]).
+ * the evaluation costs O(#reports in [a, b]), and O(#groups) once they
+ * are grouped (dpb_ldpm_group, at the end of this file).
  */
 #include "ldp_models.h"
 
 #include <gsl/gsl_sf_erf.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define LOG_SQRT_2PI 0.91893853320467274178
 
@@ -338,11 +342,20 @@ dpb_ldpm_scalar_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad)
 			ll += dt->n_high * gauss_eval(&g, dt->b, &d0, &d1);
 			g0 += dt->n_high * d0, g1 += dt->n_high * d1;
 		}
-		for (i = 0; i < dt->n_in; i++)
-		{
-			ll += gauss_eval(&g, dt->z[i], &d0, &d1);
-			g0 += d0, g1 += d1;
-		}
+		if (dt->gz)
+			for (i = 0; i < dt->n_grp; i++)
+			{
+				double		w = dt->gw[i];
+
+				ll += w * gauss_eval(&g, dt->gz[i], &d0, &d1);
+				g0 += w * d0, g1 += w * d1;
+			}
+		else
+			for (i = 0; i < dt->n_in; i++)
+			{
+				ll += gauss_eval(&g, dt->z[i], &d0, &d1);
+				g0 += d0, g1 += d1;
+			}
 		if (grad)
 		{
 			grad[0] = g0;
@@ -366,13 +379,282 @@ dpb_ldpm_scalar_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad)
 			ll += dt->n_high * dpb_ldpm_exp_logpdf(dt->b, rate, dt->b, dt->lambda, &d0);
 			g0 += dt->n_high * d0;
 		}
-		for (i = 0; i < dt->n_in; i++)
-		{
-			ll += dpb_ldpm_exp_logpdf(dt->z[i], rate, dt->b, dt->lambda, &d0);
-			g0 += d0;
-		}
+		if (dt->gz)
+			for (i = 0; i < dt->n_grp; i++)
+			{
+				double		w = dt->gw[i];
+
+				ll += w * dpb_ldpm_exp_logpdf(dt->gz[i], rate, dt->b, dt->lambda, &d0);
+				g0 += w * d0;
+			}
+		else
+			for (i = 0; i < dt->n_in; i++)
+			{
+				ll += dpb_ldpm_exp_logpdf(dt->z[i], rate, dt->b, dt->lambda, &d0);
+				g0 += d0;
+			}
 		if (grad)
 			grad[0] = g0 * rate;
 		return ll;
 	}
+}
+
+/*
+ * Grouping (ldp_models.h, docs/ldp.md "Grouped and binned likelihood").
+ *
+ * The bound.  Write f(z) = log p(z) with p = k * P, k the Laplace density
+ * of rate lambda and P the law of the clipped x (any P: both models).  As
+ * |k'| = lambda k, |f'| <= lambda; as k'' = lambda^2 k - lambda^2 delta,
+ * p'' = lambda^2 (p - P) <= lambda^2 p, so f'' = p''/p - f'^2 <= lambda^2:
+ * G(z) = f'(z) - lambda^2 z is non-increasing, and over [a, b] falls by at
+ * most 2 lambda + lambda^2 (b - a).  For a bin of reports z_i with mean m
+ * (so sum (z_i - m) = 0),
+ *   sum_i f(z_i) - n f(m) = sum_i int_m^{z_i} (f'(t) - f'(m)) dt
+ *     = (lambda^2/2) sum_i (z_i - m)^2 + sum_i int_m^{z_i} (G(t) - G(m)) dt,
+ * and each last integral lies in [-|z_i - m| dG_b, 0], dG_b the fall of G
+ * over the bin.  Summed over the (disjoint) bins, sum_b D_b dG_b <=
+ * max_b D_b (2 lambda + lambda^2 (b - a)), D_b = sum_{i in b} |z_i - m_b|.
+ */
+static uint64_t
+dbits(double x)
+{
+	uint64_t	u;
+
+	if (x == 0)
+		x = 0;					/* -0 and 0 are one value */
+	memcpy(&u, &x, sizeof(u));
+	return u;
+}
+
+static int
+cmp_pair(const void *pa, const void *pb)
+{
+	const double *a = pa,
+			   *b = pb;
+
+	return a[0] < b[0] ? -1 : (a[0] > b[0] ? 1 : 0);
+}
+
+void
+dpb_ldpm_groups_free(dpb_ldpm_groups *g)
+{
+	free(g->z);
+	free(g->w);
+	memset(g, 0, sizeof(*g));
+}
+
+#define POLL(i) (((i) & 65535) == 65535 && interrupt && interrupt())
+
+/* Exact: 1 with the (value, count) pairs when at most max_distinct values,
+ * 0 when more, -1 on interrupt, -2 out of memory. */
+static int
+group_exact(const dpb_ldpm_data *dt, long max_distinct, dpb_interrupt_fn interrupt,
+			dpb_ldpm_groups *g)
+{
+	size_t		cap = 16;
+	double	   *pairs;
+	long		k = 0;
+	unsigned char *used;
+
+	if (max_distinct < 1)
+		return 0;
+	while (cap < 2 * (size_t) max_distinct)
+		cap *= 2;
+	pairs = malloc(sizeof(double) * 2 * cap);
+	used = calloc(cap, 1);
+	if (pairs == NULL || used == NULL)
+	{
+		free(pairs);
+		free(used);
+		return -2;
+	}
+	for (long i = 0; i < dt->n_in; i++)
+	{
+		double		z = dt->z[i] == 0 ? 0 : dt->z[i];
+		uint64_t	h = dbits(z) * UINT64_C(0x9E3779B97F4A7C15);
+		size_t		j = (size_t) (h >> 40) & (cap - 1);
+
+		if (POLL(i))
+		{
+			free(pairs);
+			free(used);
+			return -1;
+		}
+		while (used[j] && pairs[2 * j] != z)
+			j = (j + 1) & (cap - 1);
+		if (used[j])
+			pairs[2 * j + 1] += 1;
+		else
+		{
+			if (++k > max_distinct)
+			{
+				free(pairs);
+				free(used);
+				return 0;
+			}
+			used[j] = 1;
+			pairs[2 * j] = z;
+			pairs[2 * j + 1] = 1;
+		}
+	}
+	/* compact and sort by value: the sum's order does not depend on the
+	 * reports' order */
+	k = 0;
+	for (size_t j = 0; j < cap; j++)
+		if (used[j])
+		{
+			pairs[2 * k] = pairs[2 * j];
+			pairs[2 * k + 1] = pairs[2 * j + 1];
+			k++;
+		}
+	free(used);
+	qsort(pairs, k, 2 * sizeof(double), cmp_pair);
+	g->z = malloc(sizeof(double) * (k > 0 ? k : 1));
+	g->w = malloc(sizeof(double) * (k > 0 ? k : 1));
+	if (g->z == NULL || g->w == NULL)
+	{
+		free(pairs);
+		dpb_ldpm_groups_free(g);
+		return -2;
+	}
+	for (long j = 0; j < k; j++)
+	{
+		g->z[j] = pairs[2 * j];
+		g->w[j] = pairs[2 * j + 1];
+	}
+	free(pairs);
+	g->k = k;
+	g->exact = 1;
+	return 1;
+}
+
+static long
+bin_of(double z, double a, double scale, long B)
+{
+	double		x = (z - a) * scale;
+	long		j = x > 0 ? (long) x : 0;
+
+	return j < B ? j : B - 1;
+}
+
+dpb_status
+dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
+			   dpb_interrupt_fn interrupt, dpb_ldpm_groups *g)
+{
+	double		a = dt->a,
+				W = dt->b - dt->a,
+				lam = dt->lambda,
+				slope = 2 * lam + lam * lam * W;
+	double	   *cnt = NULL,
+			   *sum = NULL,
+			   *dev = NULL,
+			   *sq = NULL;
+	long		n = dt->n_in;
+	dpb_status	st = DPB_OK;
+	int			r;
+
+	memset(g, 0, sizeof(*g));
+	if (n < 2 || dt->z == NULL)
+		return DPB_OK;
+	r = group_exact(dt, max_distinct, interrupt, g);
+	if (r == -1)
+		return DPB_EINTR;
+	if (r == -2)
+		return DPB_ENOMEM;
+	/* exact when it at least halves the terms; else bins if they do */
+	if (r == 1 && 2 * g->k <= n)
+		return DPB_OK;
+	if (!(W > 0) || !isfinite(W) || !(lam > 0) || !(tol > 0))
+	{
+		if (r == 1 && g->k >= n)
+			dpb_ldpm_groups_free(g);
+		return DPB_OK;
+	}
+	for (long B = 16; B < n / 2; B *= 2)
+	{
+		double		scale = B / W,
+					dmax = 0,
+					c = 0;
+		long		k = 0;
+
+		cnt = calloc(B, sizeof(double));
+		sum = calloc(B, sizeof(double));
+		dev = calloc(B, sizeof(double));
+		sq = calloc(B, sizeof(double));
+		if (!cnt || !sum || !dev || !sq)
+		{
+			st = DPB_ENOMEM;
+			break;
+		}
+		for (long i = 0; i < n; i++)
+		{
+			long		j = bin_of(dt->z[i], a, scale, B);
+
+			if (POLL(i))
+			{
+				st = DPB_EINTR;
+				break;
+			}
+			cnt[j] += 1;
+			sum[j] += dt->z[i];
+		}
+		if (st != DPB_OK)
+			break;
+		for (long j = 0; j < B; j++)
+			if (cnt[j] > 0)
+			{
+				sum[j] /= cnt[j];	/* now the mean */
+				k++;
+			}
+		for (long i = 0; i < n; i++)
+		{
+			long		j = bin_of(dt->z[i], a, scale, B);
+			double		e = dt->z[i] - sum[j];
+
+			if (POLL(i))
+			{
+				st = DPB_EINTR;
+				break;
+			}
+			dev[j] += fabs(e);
+			sq[j] += e * e;
+		}
+		if (st != DPB_OK)
+			break;
+		for (long j = 0; j < B; j++)
+		{
+			dmax = fmax(dmax, dev[j]);
+			c += sq[j];
+		}
+		if (slope * dmax <= tol && k < n && (!g->exact || k < g->k))
+		{
+			dpb_ldpm_groups_free(g);
+			g->z = malloc(sizeof(double) * k);
+			g->w = malloc(sizeof(double) * k);
+			if (g->z == NULL || g->w == NULL)
+			{
+				st = DPB_ENOMEM;
+				break;
+			}
+			k = 0;
+			for (long j = 0; j < B; j++)
+				if (cnt[j] > 0)
+				{
+					g->z[k] = fmin(fmax(sum[j], dt->a), dt->b);
+					g->w[k] = cnt[j];
+					k++;
+				}
+			g->k = k;
+			g->bins = B;
+			g->c = 0.5 * lam * lam * c;
+			g->v = slope * dmax;
+			break;
+		}
+		free(cnt), free(sum), free(dev), free(sq);
+		cnt = sum = dev = sq = NULL;
+	}
+	free(cnt), free(sum), free(dev), free(sq);
+	if (st != DPB_OK || (g->exact && g->k >= n))
+		dpb_ldpm_groups_free(g);
+	return st;
 }
