@@ -184,6 +184,10 @@ SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic', low
 FROM bd WHERE false;
 SELECT dpbayes.betad_logistic(ARRAY[x1, 'NaN'], y, dpbayes.betad(1, 'logistic')) FROM bd;
 SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl, dpbayes.betad(1, 'logistic')) FROM bd;
+-- finite but far off the public scale: the sampler fails, and says what to
+-- do without any diagnostic of the run (issue 24)
+SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl * 1e300, dpbayes.betad(2, 'linear', sigma2_floor => 0.02,
+         y_scale => 0.5, chains => 1, warmup => 20, iterations => 10)) FROM bd;
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic',
          lower => ARRAY[-1], upper => ARRAY[1])) FROM bd;
 RESET dpbayes.insecure_noise_seed;

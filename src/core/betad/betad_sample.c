@@ -173,7 +173,14 @@ dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s, dpb_rbits 
 		dpb_err_set(err, "canceled", NULL);
 	else if (status == DPB_ERNG)
 		dpb_err_set(err, "could not generate random numbers", NULL);
+	else if (status == DPB_ENOMEM)
+		dpb_err_set(err, "out of memory", NULL);
 	else if (status != DPB_OK)
+	{
+		/* a non-finite density along the path (badly scaled data): one
+		 * status, no diagnostic (docs/betad.md) */
+		status = DPB_ENUMERIC;
 		dpb_err_set(err, "the betaD sampler failed", NULL);
+	}
 	return status;
 }
