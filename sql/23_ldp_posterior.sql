@@ -156,6 +156,15 @@ SELECT dpbayes.ldp_collect(z, '{"mechanism":"scalar_laplace","epsilon":2,"lower"
 FROM (VALUES (ARRAY[0.1234567]::float8[])) v(z);
 SELECT dpbayes.ldp_collect(z, '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}')
 FROM (VALUES (NULL::float8[])) v(z);
+-- on the grid but implausible (issue 24): ldp_collect refuses what
+-- ldp_check refuses; an honest report lies within the bounds widened by the
+-- noise's plausible spread
+SELECT dpbayes.ldp_check(ARRAY[1e6]::float8[], '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}') AS check_1e6,
+       dpbayes.ldp_check(ARRAY[20]::float8[], '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}') AS check_20;
+SELECT dpbayes.ldp_collect(z, '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}')
+FROM (VALUES (ARRAY[20]::float8[]), (ARRAY[1e6]::float8[])) v(z);
+SELECT dpbayes.ldp_collect(z, '{"mechanism":"linear_input","epsilon":4,"delta":1e-5,"d":1,"clip":1,"y_bound":1}')
+FROM (VALUES (ARRAY[1e4, 0]::float8[])) v(z);
 SELECT dpbayes.ldp_collect(z, p::jsonb)
 FROM (VALUES (ARRAY[1]::float8[], '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}'),
              (ARRAY[1]::float8[], '{"mechanism":"scalar_laplace","epsilon":1,"lower":-5,"upper":5}')) v(z, p);

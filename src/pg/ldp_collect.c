@@ -21,6 +21,7 @@
  *                   logistic_input then the N reports (k float8 each)
  */
 #include "ldp_collect.h"
+#include "ldp_pg.h"
 
 #include "miscadmin.h"
 #include "utils/array.h"
@@ -277,6 +278,9 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 		char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 
 		state_protocol(ns, txt);
+		/* the plausible ranges, as ldp_check and ldp_release have them */
+		ns->lp = dpb_pg_ldp_alloc(aggctx);
+		dpb_pg_ldp_parse(jb, ns->lp, aggctx);
 		if (st != NULL)
 		{
 			if (strcmp(ns->p.id, st->p.id) != 0)
@@ -303,6 +307,13 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 	if (!dpb_ldp_report_on_grid(&st->p, &st->c, v))
 		bad_report(st->p.mech == DPB_LDP_OUE ? "An OUE report has bits other than 0 and 1." :
 				   "A report value is not on the protocol's grid.");
+	/*
+	 * the same plausibility check as ldp_check and ldp_release (issue 24):
+	 * an on-grid value far outside [lower, upper] widened by the noise's
+	 * plausible spread is no honest client's report
+	 */
+	if (st->lp != NULL && !dpb_pg_ldp_report_ok(st->lp, v))
+		bad_report("A report value is outside the protocol's plausible range (its bounds widened by the noise's plausible spread, as ldp_check has it).");
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		add_scalar(st, v[0]);
 	else if (dpb_ldp_is_input(st->p.mech))

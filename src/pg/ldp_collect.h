@@ -55,6 +55,9 @@ typedef struct ldpc_state
 	int64		nr,
 				rcap;
 	double	   *rep;			/* logistic_input: nr x k */
+	/* the transition's plausible ranges (ldp_pg.h, as ldp_check and
+	 * ldp_release apply them); NULL in a parsed collection */
+	struct LdpProto *lp;
 } ldpc_state;
 
 /* Parses a collection (the bytea of ldp_collect); errors are raised. */
