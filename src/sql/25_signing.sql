@@ -1,0 +1,99 @@
+-- Signed releases (docs/governance.md §6): Ed25519 keys.  The public keys
+-- are readable by everyone (dpbayes.verify) and dumped with the ledger; the
+-- private keys are readable by the governance owner only and never dumped
+-- (after a restore, governance_setup makes a new key: old releases still
+-- verify against their public keys).
+CREATE FUNCTION dpbayes._keygen(OUT key_id bytea, OUT public_key bytea, OUT private_key bytea)
+AS 'MODULE_PATHNAME', 'dpbayes_keygen' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpbayes._keygen() IS
+  'internal: a fresh Ed25519 key pair (key id: the first 8 bytes of the SHA-256 of the public key)';
+CREATE FUNCTION dpbayes._sign(r dpbayes.release, request_id text, dataset text, private_key bytea)
+RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_sign' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._sign(dpbayes.release, text, text, bytea) IS
+  'internal: the release with an Ed25519 signature over its canonical form, the request id and the dataset';
+CREATE FUNCTION dpbayes.release_signature(r dpbayes.release, OUT alg text, OUT key_id bytea,
+    OUT request_id text, OUT dataset text)
+AS 'MODULE_PATHNAME', 'dpbayes_release_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.release_signature(dpbayes.release) IS
+  'the signature of a governed release: algorithm, key id, request id, dataset (all null when unsigned); not checked: see dpbayes.verify';
+CREATE FUNCTION dpbayes._verify_signature(r dpbayes.release, public_key bytea) RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_verify_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._verify_signature(dpbayes.release, bytea) IS
+  'internal: checks a release''s signature against one Ed25519 public key';
+
+CREATE TABLE dpbayes.signing_key (
+    key_id      bytea PRIMARY KEY CHECK (length(key_id) = 8),
+    public_key  bytea NOT NULL UNIQUE CHECK (length(public_key) = 32),
+    created_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
+    retired_at  timestamptz
+);
+COMMENT ON TABLE dpbayes.signing_key IS
+  'the public Ed25519 keys of the server''s release signatures (the active one has no retired_at); dpbayes.verify checks against them';
+CREATE TABLE dpbayes.signing_secret (
+    key_id      bytea PRIMARY KEY REFERENCES dpbayes.signing_key,
+    private_key bytea NOT NULL CHECK (length(private_key) = 32)
+);
+COMMENT ON TABLE dpbayes.signing_secret IS
+  'the private signing keys: readable by the governance owner only, never dumped';
+SELECT pg_catalog.pg_extension_config_dump('dpbayes.signing_key', '');
+REVOKE ALL ON dpbayes.signing_key, dpbayes.signing_secret FROM PUBLIC;
+GRANT SELECT ON dpbayes.signing_key TO PUBLIC;
+
+-- The active private key (a new one when there is none); for the SECURITY
+-- DEFINER routines only.
+CREATE FUNCTION dpbayes._signing_key(OUT key_id bytea, OUT private_key bytea)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    k record;
+BEGIN
+    SELECT s.key_id, s.private_key INTO key_id, private_key
+    FROM dpbayes.signing_secret s JOIN dpbayes.signing_key p USING (key_id)
+    WHERE p.retired_at IS NULL ORDER BY p.created_at DESC LIMIT 1;
+    IF NOT FOUND THEN
+        -- serialise key creation: two first releases make one key
+        LOCK TABLE dpbayes.signing_secret IN SHARE ROW EXCLUSIVE MODE;
+        SELECT s.key_id, s.private_key INTO key_id, private_key
+        FROM dpbayes.signing_secret s JOIN dpbayes.signing_key p USING (key_id)
+        WHERE p.retired_at IS NULL ORDER BY p.created_at DESC LIMIT 1;
+        IF NOT FOUND THEN
+            k := dpbayes._keygen();
+            UPDATE dpbayes.signing_key SET retired_at = clock_timestamp() WHERE retired_at IS NULL;
+            INSERT INTO dpbayes.signing_key (key_id, public_key) VALUES (k.key_id, k.public_key);
+            INSERT INTO dpbayes.signing_secret VALUES (k.key_id, k.private_key);
+            key_id := k.key_id;
+            private_key := k.private_key;
+        END IF;
+    END IF;
+END $$;
+COMMENT ON FUNCTION dpbayes._signing_key() IS
+  'internal: the active private signing key, made on first use';
+
+CREATE FUNCTION dpbayes.rotate_signing_key() RETURNS bytea
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    UPDATE dpbayes.signing_key SET retired_at = clock_timestamp() WHERE retired_at IS NULL;
+    RETURN (dpbayes._signing_key()).key_id;
+END $$;
+COMMENT ON FUNCTION dpbayes.rotate_signing_key() IS
+  'retires the active signing key and makes a new one (old releases still verify); returns the new key id; for the governance owner';
+
+CREATE FUNCTION dpbayes.verify_detail(r dpbayes.release) RETURNS text
+LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+    SELECT CASE WHEN s.key_id IS NULL THEN 'unsigned'
+                WHEN k.public_key IS NULL THEN 'unknown key'
+                ELSE dpbayes._verify_signature(r, k.public_key) END
+    FROM dpbayes.release_signature(r) s
+    LEFT JOIN dpbayes.signing_key k ON k.key_id = s.key_id
+$$;
+COMMENT ON FUNCTION dpbayes.verify_detail(dpbayes.release) IS
+  'why a release does or does not verify: valid, unsigned, unknown key (not a key of this server), or signature does not match the release (edited)';
+CREATE FUNCTION dpbayes.verify(r dpbayes.release) RETURNS boolean
+LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+    SELECT dpbayes.verify_detail(r) = 'valid'
+$$;
+COMMENT ON FUNCTION dpbayes.verify(dpbayes.release) IS
+  'true when the release carries a valid signature by one of this server''s keys: it was made by dpbayes.release under exactly the parameters and values it records';
+REVOKE ALL ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea),
+    dpbayes._signing_key(), dpbayes.rotate_signing_key() FROM PUBLIC;
+
