@@ -140,6 +140,12 @@ _upg_from() {
 		echo "upgrade: FAILED after ALTER EXTENSION dpbayes UPDATE the version is $got, not $cur"
 		return 1
 	fi
+	# what docs/upgrades.md tells an administrator to run after the update
+	# (test/upgrade/post_update.sql: governance_setup again)
+	if ! _upg_psql -d "$db" -f $UPG_SQL/post_update.sql; then
+		echo "upgrade: FAILED the post-update step (test/upgrade/post_update.sql) from $v"
+		return 1
+	fi
 	_upg_psql -d "$db" -v which=after -f $UPG_SQL/snapshot.sql -f $UPG_SQL/compare.sql >"$work/$v.kept" || return 1
 	sed -n 's/^note: /upgrade: note: /p' "$work/$v.kept"
 	if grep -q '^FAILED' "$work/$v.kept"; then

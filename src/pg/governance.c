@@ -10,6 +10,12 @@
 #include "access/xact.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/numeric.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ledger.h"
 
@@ -139,4 +145,41 @@ Datum
 dpbayes_in_transaction_block(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BOOL(IsTransactionBlock());
+}
+
+/*
+ * dpbayes._numeric_f8(x numeric): the double nearest x, or NULL when x is
+ * NaN, infinite or beyond the range of a double.  The governed row policy
+ * uses it instead of numeric::float8, whose error on overflow prints the
+ * value.  Never raises: the digits go through numeric_out and strtod only.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_numeric_f8);
+Datum
+dpbayes_numeric_f8(PG_FUNCTION_ARGS)
+{
+	Numeric		x = PG_GETARG_NUMERIC(0);
+	char	   *s,
+			   *end;
+	double		v;
+	int			e;
+
+	if (numeric_is_nan(x))
+		PG_RETURN_NULL();
+#if PG_VERSION_NUM >= 140000
+	if (numeric_is_inf(x))
+		PG_RETURN_NULL();
+#endif
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(x)));
+	errno = 0;
+	v = strtod(s, &end);
+	e = errno;
+	if (*end != '\0' || !isfinite(v) || (e == ERANGE && fabs(v) >= 1.0))
+	{
+		explicit_bzero(s, strlen(s));
+		pfree(s);
+		PG_RETURN_NULL();
+	}
+	explicit_bzero(s, strlen(s));
+	pfree(s);
+	PG_RETURN_FLOAT8(v);
 }

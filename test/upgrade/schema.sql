@@ -35,6 +35,14 @@ ALTER VIEW public.patients_bad OWNER TO dpb_upg_owner;
 -- the same rows as another dataset, with a privacy unit and group keys
 CREATE VIEW public.patients_unit AS SELECT * FROM public.patients;
 ALTER VIEW public.patients_unit OWNER TO dpb_upg_owner;
+-- from 0.2.0 on the ledger role reads the datasets (after an upgrade,
+-- governance_setup grants it on the datasets registered before)
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'dpbayes_ledger')
+     AND (SELECT extversion FROM pg_extension WHERE extname = 'dpbayes') <> '0.1.0' THEN
+    GRANT SELECT ON public.patients, public.patients_bad, public.patients_unit TO dpbayes_ledger;
+  END IF;
+END $$;
 
 -- what analysts keep: ordinary releases, copies of governed ones, LDP
 -- collections

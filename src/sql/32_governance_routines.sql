@@ -1,0 +1,838 @@
+-- ---------------------------------------------------------------------------
+-- Governed releases: the routines (docs/governance.md).  This file is run by
+-- a fresh CREATE EXTENSION and, unchanged, by the upgrade from 0.1.0 (after
+-- src/sql/upgrade/0.1.0--0.2.0/30_governance.sql has dropped the 0.1.0
+-- routines it replaces): every statement here must be repeatable (CREATE OR
+-- REPLACE, COMMENT, GRANT, REVOKE).
+--
+-- Who runs what (docs/governance.md §9):
+--   * the ledger role (NOLOGIN, made by dpbayes.governance_setup) owns the
+--     ledger's tables, the signing keys and every SECURITY DEFINER routine;
+--     no login role is a member of it;
+--   * owners (the owner role) register their own tables, grant them, change
+--     their budgets and rotate or revoke keys through audited routines, and
+--     read the ledger; they cannot change or delete it;
+--   * analysts CALL dpbayes.release, read dpbayes.my_requests and
+--     dpbayes.budget for the datasets granted to them, and nothing else: the
+--     two steps of a release (_charge, _compute) are not granted to anyone,
+--     the C procedure calls them (src/pg/governed_release.c).
+--
+-- Every SECURITY DEFINER routine pins the settings that change text
+-- conversion (a float printed with extra_float_digits = -15 reads back as
+-- another number), the search path and, in _compute, the planner: the
+-- session's settings cannot change what is charged, computed or recorded.
+-- ---------------------------------------------------------------------------
+
+-- numeric -> float8 without a cast that can fail and print the value: NULL
+-- for NaN, +-Infinity and values beyond the range of a double (the row
+-- policy of governed releases drops such a row)
+CREATE OR REPLACE FUNCTION dpbayes._numeric_f8(x numeric) RETURNS double precision
+AS 'MODULE_PATHNAME', 'dpbayes_numeric_f8' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._numeric_f8(numeric) IS
+  'internal: the double nearest a numeric, or null when it is NaN, infinite or beyond the range of a double (never an error: the governed row policy)';
+
+-- true for the superuser, the registering role's members and the members of
+-- a granted role: who may see and use a dataset (anyone else is told the
+-- same as for a relation that is not registered)
+CREATE OR REPLACE FUNCTION dpbayes._may_use(relation regclass) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM dpbayes.dataset d
+        WHERE d.relation = $1
+          AND ((SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = session_user)
+               OR pg_catalog.pg_has_role(session_user, d.registered_by, 'MEMBER')
+               OR EXISTS (SELECT 1 FROM dpbayes.dataset_grant gr
+                          WHERE gr.relation = d.relation
+                            AND pg_catalog.pg_has_role(session_user, gr.grantee, 'MEMBER'))))
+$$;
+COMMENT ON FUNCTION dpbayes._may_use(regclass) IS
+  'internal: whether the session user may request releases of the dataset (superuser, member of the registering role or of a granted role)';
+
+-- true for the superuser and the registering role's members: who may manage
+-- a dataset (grants, budget)
+CREATE OR REPLACE FUNCTION dpbayes._may_manage(relation regclass) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM dpbayes.dataset d
+        WHERE d.relation = $1
+          AND ((SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = session_user)
+               OR pg_catalog.pg_has_role(session_user, d.registered_by, 'MEMBER')))
+$$;
+COMMENT ON FUNCTION dpbayes._may_manage(regclass) IS
+  'internal: whether the session user may manage the dataset (superuser or member of the registering role)';
+
+-- The canonical form of an audit row, the input of its hash (with the hash
+-- of the row before): every column but relation (the dataset's stable id
+-- stands for it, so that a rename or a dump and restore keeps the chain).
+CREATE OR REPLACE FUNCTION dpbayes._audit_form(id bigint, at timestamptz, who name,
+    dataset_id uuid, request_id text, spec jsonb, rho double precision,
+    epsilon double precision, delta double precision, outcome text) RETURNS bytea
+LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+    SELECT pg_catalog.convert_to(pg_catalog.jsonb_build_array('dpbayes.audit.v1', $1,
+               pg_catalog.to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+               $3::text, $4::text, $5, $6, pg_catalog.float8send($7), pg_catalog.float8send($8),
+               pg_catalog.float8send($9), $10)::text, 'UTF8')
+$$;
+COMMENT ON FUNCTION dpbayes._audit_form(bigint, timestamptz, name, uuid, text, jsonb,
+    double precision, double precision, double precision, text) IS
+  'internal: the canonical bytes of an audit row that its hash covers (floats by their bits, the time in UTC)';
+
+-- Appends one row to the audit log, chained to the row before.  The head row
+-- is locked until commit: audit rows are written last in each step.
+CREATE OR REPLACE FUNCTION dpbayes._audit(relation regclass, dataset_id uuid, request_id text,
+    spec jsonb, rho double precision, epsilon double precision, delta double precision,
+    outcome text) RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    h record;
+    at timestamptz := clock_timestamp();
+    nh bytea;
+BEGIN
+    INSERT INTO dpbayes.audit_head AS x (one, seq, hash) VALUES (true, 1, '\x'::bytea)
+    ON CONFLICT (one) DO UPDATE SET seq = x.seq + 1
+    RETURNING x.seq, x.hash INTO h;
+    nh := sha256(h.hash || dpbayes._audit_form(h.seq, at, session_user, dataset_id, request_id,
+                                                spec, rho, epsilon, delta, outcome));
+    INSERT INTO dpbayes.audit (id, at, who, relation, request_id, spec, rho, epsilon, delta,
+                               outcome, dataset_id, prev_hash, hash)
+    VALUES (h.seq, at, session_user, relation, request_id, spec, rho, epsilon, delta,
+            outcome, dataset_id, h.hash, nh);
+    UPDATE dpbayes.audit_head SET hash = nh WHERE one;
+END $$;
+COMMENT ON FUNCTION dpbayes._audit(regclass, uuid, text, jsonb, double precision,
+    double precision, double precision, text) IS
+  'internal: appends a row to the hash-chained audit log';
+
+CREATE OR REPLACE FUNCTION dpbayes.audit_verify(OUT "check" text, OUT ok boolean, OUT detail text)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    r record;
+    prev bytea := '\x'::bytea;
+    n bigint := 0;
+    bad bigint;
+    hd record;
+    last_id bigint;
+    x record;
+BEGIN
+    -- 1. the chain: every row's prev_hash is the hash of the row before, and
+    --    its hash covers its canonical form
+    FOR r IN SELECT * FROM dpbayes.audit ORDER BY id LOOP
+        n := n + 1;
+        IF r.prev_hash IS DISTINCT FROM prev
+           OR r.hash IS DISTINCT FROM sha256(prev || dpbayes._audit_form(r.id, r.at, r.who,
+                  r.dataset_id, r.request_id, r.spec, r.rho, r.epsilon, r.delta, r.outcome)) THEN
+            bad := r.id;
+            EXIT;
+        END IF;
+        prev := r.hash;
+        last_id := r.id;
+    END LOOP;
+    "check" := 'audit chain';
+    ok := bad IS NULL;
+    detail := CASE WHEN bad IS NULL THEN format('%s rows chained', n)
+                   ELSE format('row %s does not follow from the rows before it (edited, deleted or reordered)', bad) END;
+    RETURN NEXT;
+    -- 2. the head: the last row is the one the head names (rows removed from
+    --    the end, or the whole log truncated, break this)
+    SELECT * INTO hd FROM dpbayes.audit_head;
+    "check" := 'audit head';
+    ok := (hd.seq IS NULL AND n = 0) OR (hd.seq = last_id AND hd.hash = prev AND bad IS NULL);
+    detail := CASE WHEN ok THEN 'the last row is the head'
+                   WHEN bad IS NOT NULL THEN 'not checked: the chain is broken'
+                   ELSE 'the log does not end at its head: rows are missing at its end, or the head was changed' END;
+    RETURN NEXT;
+    -- 3. the running totals of each dataset are the sums of its charges
+    "check" := 'budget totals';
+    SELECT string_agg(d.relation::text, ', ') AS bad INTO x
+    FROM dpbayes.dataset d
+    LEFT JOIN LATERAL (SELECT count(*)::int AS n, coalesce(sum(c.rho), 0) AS rho,
+                              coalesce(sum(c.epsilon), 0) AS eps, coalesce(sum(c.delta), 0) AS delta
+                       FROM dpbayes.charge c WHERE c.relation = d.relation) s ON true
+    WHERE d.spent_charges <> s.n
+       OR abs(d.spent_rho - s.rho) > 1e-9 * greatest(1, s.rho)
+       OR abs(d.spent_epsilon - s.eps) > 1e-9 * greatest(1, s.eps)
+       OR abs(d.spent_delta - s.delta) > 1e-9 * greatest(1e-12, s.delta);
+    ok := x.bad IS NULL;
+    detail := coalesce('totals differ from the charges of: ' || x.bad, 'every dataset''s totals are the sums of its charges');
+    RETURN NEXT;
+    -- 4. every charge was audited when it was made
+    "check" := 'charges audited';
+    SELECT count(*) AS n INTO x FROM dpbayes.charge c
+    WHERE NOT EXISTS (SELECT 1 FROM dpbayes.audit au WHERE au.request_id = c.request_id
+                        AND au.who = c.requested_by AND au.outcome = 'charged');
+    ok := x.n = 0;
+    detail := CASE WHEN ok THEN 'every charge has its audit row'
+                   ELSE format('%s charges have no audit row', x.n) END;
+    RETURN NEXT;
+    -- 5. every audited charge is in the ledger (a restore without the
+    --    charges, or a deleted charge, breaks this)
+    "check" := 'ledger complete';
+    SELECT count(*) AS n INTO x FROM dpbayes.audit au
+    WHERE au.outcome = 'charged' AND NOT EXISTS (SELECT 1 FROM dpbayes.charge c
+                        WHERE c.request_id = au.request_id AND c.requested_by = au.who);
+    ok := x.n = 0;
+    detail := CASE WHEN ok THEN 'every audited charge is in the ledger'
+                   ELSE format('%s audited charges are missing from the ledger', x.n) END;
+    RETURN NEXT;
+END $$;
+COMMENT ON FUNCTION dpbayes.audit_verify() IS
+  'checks the ledger: the audit log''s hash chain and head (any edit, deletion or reordering), the datasets'' running totals against their charges, and that charges and their audit rows match; one row per check';
+
+CREATE OR REPLACE FUNCTION dpbayes.register_dataset(relation regclass, epsilon double precision,
+    delta double precision, privacy_unit text DEFAULT NULL,
+    max_rows_per_unit integer DEFAULT NULL)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    c record;
+    d record;
+BEGIN
+    IF relation IS NULL OR epsilon IS NULL OR delta IS NULL THEN
+        RAISE EXCEPTION 'relation, epsilon and delta must not be null' USING ERRCODE = '22004';
+    END IF;
+    SELECT k.relkind, k.relowner, k.relnamespace INTO c FROM pg_class k WHERE k.oid = relation;
+    IF c.relkind IS NULL OR c.relkind NOT IN ('r', 'v', 'm', 'p', 'f') THEN
+        RAISE EXCEPTION 'a dataset must be a table, view or materialized view' USING ERRCODE = '42809';
+    END IF;
+    IF NOT (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = session_user)
+       AND NOT pg_has_role(session_user, c.relowner, 'MEMBER') THEN
+        RAISE EXCEPTION 'only the owner of a relation can register it' USING ERRCODE = '42501';
+    END IF;
+    IF NOT (epsilon > 0 AND epsilon < 'Infinity') THEN
+        RAISE EXCEPTION 'the dataset''s epsilon must be positive and finite' USING ERRCODE = '22023';
+    END IF;
+    IF NOT (delta >= 0 AND delta < 1) THEN
+        RAISE EXCEPTION 'the dataset''s delta must lie in [0, 1)' USING ERRCODE = '22023';
+    END IF;
+    IF (privacy_unit IS NULL) <> (max_rows_per_unit IS NULL) THEN
+        RAISE EXCEPTION 'privacy_unit and max_rows_per_unit go together'
+            USING ERRCODE = '22023',
+                  HINT = 'Give both (a unit column and the public cap on its rows) or neither.';
+    END IF;
+    IF max_rows_per_unit IS NOT NULL AND max_rows_per_unit < 1 THEN
+        RAISE EXCEPTION 'max_rows_per_unit must be at least 1' USING ERRCODE = '22023';
+    END IF;
+    IF privacy_unit IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM pg_attribute a WHERE a.attrelid = relation AND a.attname = privacy_unit
+          AND a.attnum > 0 AND NOT a.attisdropped) THEN
+        RAISE EXCEPTION 'the privacy unit is not a column of the dataset' USING ERRCODE = '42703';
+    END IF;
+    -- the ledger role (this function's owner) reads the rows of a release
+    IF NOT has_schema_privilege(current_user, c.relnamespace, 'USAGE')
+       OR NOT has_any_column_privilege(current_user, relation, 'SELECT') THEN
+        RAISE EXCEPTION 'the ledger role cannot read the relation' USING ERRCODE = '42501',
+            DETAIL = 'Governed releases read the rows as the ledger role, which owns the ledger.',
+            HINT = 'Grant it USAGE on the schema and SELECT on the relation (GRANT SELECT ON <relation> TO dpbayes_ledger).';
+    END IF;
+    IF EXISTS (SELECT 1 FROM dpbayes.dataset x WHERE x.relation = register_dataset.relation) THEN
+        RAISE EXCEPTION 'the relation is already a registered dataset' USING ERRCODE = '42710',
+            HINT = 'Change its budget with dpbayes.set_budget().';
+    END IF;
+    INSERT INTO dpbayes.dataset (relation, epsilon, delta, privacy_unit, max_rows_per_unit)
+    VALUES (relation, epsilon, delta, privacy_unit, max_rows_per_unit)
+    RETURNING * INTO d;
+    PERFORM dpbayes._audit(relation, d.id, NULL,
+        jsonb_build_object('epsilon', epsilon, 'delta', delta, 'privacy_unit', privacy_unit,
+                           'max_rows_per_unit', max_rows_per_unit),
+        NULL, NULL, NULL, 'registered');
+END $$;
+COMMENT ON FUNCTION dpbayes.register_dataset(regclass, double precision, double precision, text, integer) IS
+  'registers a table or view (of the caller''s) as a dataset with a total budget (epsilon, delta); privacy_unit and max_rows_per_unit bound each unit to at most that many rows (chosen at random) before every release, and the charge is for a group of that many rows; audited';
+
+CREATE OR REPLACE FUNCTION dpbayes.set_budget(relation regclass, epsilon double precision,
+    delta double precision)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    d record;
+BEGIN
+    IF relation IS NULL OR epsilon IS NULL OR delta IS NULL THEN
+        RAISE EXCEPTION 'relation, epsilon and delta must not be null' USING ERRCODE = '22004';
+    END IF;
+    IF NOT dpbayes._may_manage(relation) THEN
+        RAISE EXCEPTION 'the relation is not a dataset you manage' USING ERRCODE = '42501',
+            HINT = 'Only the role that registered a dataset (or a superuser) changes its budget.';
+    END IF;
+    IF NOT (epsilon > 0 AND epsilon < 'Infinity') THEN
+        RAISE EXCEPTION 'the dataset''s epsilon must be positive and finite' USING ERRCODE = '22023';
+    END IF;
+    IF NOT (delta >= 0 AND delta < 1) THEN
+        RAISE EXCEPTION 'the dataset''s delta must lie in [0, 1)' USING ERRCODE = '22023';
+    END IF;
+    SELECT * INTO d FROM dpbayes.dataset x WHERE x.relation = set_budget.relation FOR UPDATE;
+    UPDATE dpbayes.dataset x SET epsilon = set_budget.epsilon, delta = set_budget.delta
+    WHERE x.relation = set_budget.relation;
+    PERFORM dpbayes._audit(relation, d.id, NULL,
+        jsonb_build_object('from', jsonb_build_object('epsilon', d.epsilon, 'delta', d.delta),
+                           'to', jsonb_build_object('epsilon', epsilon, 'delta', delta)),
+        NULL, NULL, NULL, 'budget set');
+END $$;
+COMMENT ON FUNCTION dpbayes.set_budget(regclass, double precision, double precision) IS
+  'changes a dataset''s total budget (for the role that registered it); the old and new budgets, who and when are in the audit log';
+
+CREATE OR REPLACE FUNCTION dpbayes.grant_dataset(relation regclass, grantee regrole)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+BEGIN
+    IF relation IS NULL OR grantee IS NULL THEN
+        RAISE EXCEPTION 'relation and grantee must not be null' USING ERRCODE = '22004';
+    END IF;
+    IF NOT dpbayes._may_manage(relation) THEN
+        RAISE EXCEPTION 'the relation is not a dataset you manage' USING ERRCODE = '42501',
+            HINT = 'Only the role that registered a dataset (or a superuser) grants it.';
+    END IF;
+    INSERT INTO dpbayes.dataset_grant (relation, grantee) VALUES (relation, grantee::name)
+    ON CONFLICT DO NOTHING;
+    PERFORM dpbayes._audit(relation, (SELECT d.id FROM dpbayes.dataset d WHERE d.relation = grant_dataset.relation),
+        NULL, jsonb_build_object('grantee', grantee::text), NULL, NULL, NULL, 'granted');
+END $$;
+COMMENT ON FUNCTION dpbayes.grant_dataset(regclass, regrole) IS
+  'lets the members of a role request governed releases of a dataset (for the role that registered it); audited';
+CREATE OR REPLACE FUNCTION dpbayes.revoke_dataset(relation regclass, grantee regrole)
+RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+BEGIN
+    IF relation IS NULL OR grantee IS NULL THEN
+        RAISE EXCEPTION 'relation and grantee must not be null' USING ERRCODE = '22004';
+    END IF;
+    IF NOT dpbayes._may_manage(relation) THEN
+        RAISE EXCEPTION 'the relation is not a dataset you manage' USING ERRCODE = '42501',
+            HINT = 'Only the role that registered a dataset (or a superuser) revokes its grants.';
+    END IF;
+    DELETE FROM dpbayes.dataset_grant g WHERE g.relation = revoke_dataset.relation
+        AND g.grantee = revoke_dataset.grantee::name;
+    PERFORM dpbayes._audit(relation, (SELECT d.id FROM dpbayes.dataset d WHERE d.relation = revoke_dataset.relation),
+        NULL, jsonb_build_object('grantee', grantee::text), NULL, NULL, NULL, 'revoked');
+END $$;
+COMMENT ON FUNCTION dpbayes.revoke_dataset(regclass, regrole) IS
+  'removes a per-dataset grant (for the role that registered the dataset); audited';
+
+CREATE OR REPLACE FUNCTION dpbayes.budget(dataset regclass,
+    OUT epsilon_budget double precision, OUT delta_budget double precision,
+    OUT charges integer, OUT rho_spent double precision,
+    OUT epsilon_spent double precision, OUT delta_spent double precision,
+    OUT method text, OUT epsilon_remaining double precision)
+LANGUAGE plpgsql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    d record;
+    c record;
+BEGIN
+    IF dataset IS NULL OR NOT dpbayes._may_use(dataset) THEN
+        RAISE EXCEPTION 'the relation is not a dataset you may use' USING ERRCODE = '42704',
+            DETAIL = 'It is not a registered dataset, or you are not granted it.';
+    END IF;
+    SELECT * INTO d FROM dpbayes.dataset x WHERE x.relation = dataset;
+    c := dpbayes.compose(d.spent_rho, d.spent_epsilon, d.spent_delta, d.spent_charges,
+                         d.epsilon, d.delta);
+    epsilon_budget := d.epsilon;
+    delta_budget := d.delta;
+    charges := d.spent_charges;
+    rho_spent := d.spent_rho;
+    epsilon_spent := c.epsilon_spent;
+    delta_spent := c.delta_spent;
+    method := c.method;
+    epsilon_remaining := greatest(epsilon_budget - c.epsilon_spent, 0);
+END $$;
+COMMENT ON FUNCTION dpbayes.budget(regclass) IS
+  'the budget of a dataset you may use: total, charges, spent (epsilon, delta) by the tighter valid composition (method zcdp or basic), remaining epsilon';
+
+-- Step (a) of dpbayes.release: validate every public input, check the grant,
+-- lock the dataset, check the budget with the exact charge, record it (the
+-- caller commits).  Returns the request's status: charged, released, failed
+-- (the request id was used before), over_budget, unavailable (not registered
+-- or not granted: the same for both).  Errors here depend only on public
+-- inputs (names, types, parameters, grants), never on a row.
+CREATE OR REPLACE FUNCTION dpbayes._charge(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, request_id text,
+    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
+RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
+SET lock_timeout = '10s' AS $$
+DECLARE
+    ds record;
+    old record;
+    ch record;
+    c record;
+    f text;
+    t regtype;
+    spec jsonb;
+    k integer;
+    nsp oid;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        RAISE EXCEPTION 'a governed charge runs at read committed only' USING ERRCODE = '25000',
+            HINT = 'Use CALL dpbayes.release(...), which runs each step at read committed.';
+    END IF;
+    -- 1. the public inputs, before anything is read or written
+    IF dataset IS NULL OR model IS NULL OR response IS NULL OR features IS NULL
+       OR privacy IS NULL OR request_id IS NULL THEN
+        RAISE EXCEPTION 'the arguments of dpbayes.release must not be null' USING ERRCODE = '22004';
+    END IF;
+    IF length(request_id) NOT BETWEEN 1 AND 200 OR request_id ~ '[[:cntrl:]]'
+       OR request_id ~ '[\u0080-\u009f]' THEN
+        RAISE EXCEPTION 'invalid request id' USING ERRCODE = '22023',
+            DETAIL = 'A request id is 1 to 200 characters without control characters.';
+    END IF;
+    IF model NOT IN ('linear', 'logistic', 'poisson') THEN
+        RAISE EXCEPTION 'unknown model' USING ERRCODE = '22023',
+            HINT = 'Use "linear", "logistic" or "poisson".';
+    END IF;
+    IF cardinality(features) NOT BETWEEN 1 AND 64 OR array_position(features, NULL) IS NOT NULL
+       OR array_ndims(features) <> 1 THEN
+        RAISE EXCEPTION 'features must be a list of 1 to 64 column names' USING ERRCODE = '22023';
+    END IF;
+    IF (SELECT count(DISTINCT x) FROM unnest(features) x) <> cardinality(features) THEN
+        RAISE EXCEPTION 'a feature column is listed twice' USING ERRCODE = '42701';
+    END IF;
+    IF response = ANY (features) THEN
+        RAISE EXCEPTION 'the response is also listed as a feature' USING ERRCODE = '42701';
+    END IF;
+    IF EXISTS (SELECT 1 FROM unnest(features || response || group_by::text) x
+               WHERE octet_length(x) NOT BETWEEN 1 AND 63 OR x LIKE '\_\_dpb%') THEN
+        RAISE EXCEPTION 'invalid column name' USING ERRCODE = '42602',
+            DETAIL = 'Column names are 1 to 63 bytes, and names beginning with __dpb are reserved.';
+    END IF;
+    IF (group_by IS NULL) <> (group_keys IS NULL) THEN
+        RAISE EXCEPTION 'group_by and group_keys go together' USING ERRCODE = '22023',
+            HINT = 'Give the group column and the public list of its values, or neither.';
+    END IF;
+    IF group_by IS NOT NULL AND (
+           cardinality(group_keys) NOT BETWEEN 1 AND 1000 OR array_ndims(group_keys) <> 1
+           OR array_position(group_keys, NULL) IS NOT NULL
+           OR EXISTS (SELECT 1 FROM unnest(group_keys) x WHERE octet_length(x) NOT BETWEEN 1 AND 50
+                      OR x ~ '[[:cntrl:]]')
+           OR (SELECT count(DISTINCT x) FROM unnest(group_keys) x) <> cardinality(group_keys)) THEN
+        RAISE EXCEPTION 'invalid group keys' USING ERRCODE = '22023',
+            DETAIL = 'group_keys is a list of 1 to 1000 distinct public values, each 1 to 50 bytes of text without control characters.';
+    END IF;
+    IF (privacy).neighbours IS DISTINCT FROM 'add_remove' THEN
+        RAISE EXCEPTION 'governed releases use add/remove neighbours'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'A dataset''s budget is accounted under add/remove-one neighbours, where the number of rows is private.';
+    END IF;
+    IF current_setting('dpbayes.insecure_noise_seed') <> '-1' THEN
+        RAISE EXCEPTION 'governed releases refuse deterministic test noise'
+            USING ERRCODE = '55000',
+                  HINT = 'Reset dpbayes.insecure_noise_seed.';
+    END IF;
+    -- the release's feature names are the column names
+    IF (privacy).features IS NULL THEN
+        privacy.features := features;
+    ELSIF (privacy).features IS DISTINCT FROM features THEN
+        RAISE EXCEPTION 'the privacy value''s feature names differ from the feature columns'
+            USING ERRCODE = '22023',
+                  DETAIL = 'A governed release names its features by their columns.',
+                  HINT = 'Leave out features => in dpbayes.privacy().';
+    END IF;
+    -- the mechanism from the public parameters (errors here are about them)
+    ch := dpbayes.charge_of(model, cardinality(features), privacy);
+    spec := jsonb_build_object('model', model, 'response', response, 'features', to_jsonb(features),
+                               'privacy', to_jsonb(privacy), 'group_by', group_by,
+                               'group_keys', to_jsonb(group_keys));
+
+    -- 2. the grant (no lock): not registered and not granted look the same
+    SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = dataset;
+    IF NOT FOUND OR NOT dpbayes._may_use(dataset) THEN
+        PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, NULL, NULL, NULL,
+            CASE WHEN ds.id IS NULL THEN 'refused: not registered' ELSE 'refused: not granted' END);
+        RETURN 'unavailable';
+    END IF;
+
+    -- 3. the columns, by name and type, and that the ledger role (this
+    --    function's owner) can read them
+    SELECT k.relnamespace INTO nsp FROM pg_class k WHERE k.oid = dataset;
+    FOREACH f IN ARRAY features || response || coalesce(group_by::text, response)
+                       || coalesce(ds.privacy_unit::text, response) LOOP
+        SELECT a.atttypid::regtype INTO t FROM pg_attribute a
+        WHERE a.attrelid = dataset AND a.attname = f AND a.attnum > 0 AND NOT a.attisdropped;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'a requested column is not a column of the dataset' USING ERRCODE = '42703',
+                DETAIL = 'Features, the response and the group column are column names of the registered relation.';
+        END IF;
+        IF NOT has_schema_privilege(current_user, nsp, 'USAGE')
+           OR NOT has_column_privilege(current_user, dataset, f, 'SELECT') THEN
+            RAISE EXCEPTION 'the ledger role cannot read the dataset' USING ERRCODE = '42501',
+                DETAIL = 'Nothing was charged.',
+                HINT = 'The dataset''s owner grants SELECT on it to dpbayes_ledger.';
+        END IF;
+        IF f = response AND model = 'logistic' THEN
+            IF t <> 'boolean'::regtype THEN
+                RAISE EXCEPTION 'the response of a logistic release must be a boolean column'
+                    USING ERRCODE = '42804';
+            END IF;
+        ELSIF f = ANY (features) OR f = response THEN
+            IF t NOT IN ('smallint'::regtype, 'integer'::regtype, 'bigint'::regtype, 'real'::regtype,
+                         'double precision'::regtype, 'numeric'::regtype) THEN
+                RAISE EXCEPTION 'features and a linear or poisson response must be numeric columns'
+                    USING ERRCODE = '42804';
+            END IF;
+        END IF;
+    END LOOP;
+
+    -- 4. the same request again: its status (per requester)
+    SELECT * INTO old FROM dpbayes.charge g
+    WHERE g.requested_by = session_user AND g.request_id = _charge.request_id;
+    IF FOUND THEN
+        IF old.relation <> dataset OR old.model <> _charge.model OR old.response <> _charge.response
+           OR old.features <> _charge.features OR old.privacy IS DISTINCT FROM _charge.privacy
+           OR old.group_by IS DISTINCT FROM _charge.group_by
+           OR old.group_keys IS DISTINCT FROM _charge.group_keys THEN
+            RAISE EXCEPTION 'the request id was already used for a different request'
+                USING ERRCODE = '23505', HINT = 'Use a new request id for a new request.';
+        END IF;
+        PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, NULL, NULL, NULL, 'duplicate');
+        RETURN old.status;
+    END IF;
+
+    -- 5. the exact charge: a privacy unit with at most k rows (kept before
+    --    the release) is charged for a group of k rows (docs/governance.md
+    --    §8): k^2 rho (zCDP group privacy), k eps (Laplace, pure DP), the
+    --    Gaussian's eps from k^2 rho at the request's delta (CKS)
+    k := coalesce(ds.max_rows_per_unit, 1);
+    IF k > 1 THEN
+        ch.rho := (k * k) * ch.rho;
+        IF ch.mechanism = 'laplace' THEN
+            ch.epsilon := k * ch.epsilon;
+        ELSE
+            ch.epsilon := (dpbayes.compose(ch.rho, 1e300, 0, 1, 1e300, ch.delta)).epsilon_spent;
+        END IF;
+    END IF;
+
+    -- 6. the budget, under the dataset row's lock, from the running totals in
+    --    that row (a snapshot older than the last charge cannot lock it: 40001)
+    BEGIN
+        SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = dataset FOR UPDATE;
+    EXCEPTION WHEN lock_not_available THEN
+        RAISE EXCEPTION 'the dataset is busy with another request' USING ERRCODE = '55P03',
+            DETAIL = 'Nothing was charged.', HINT = 'Try again.';
+    END;
+    c := dpbayes.compose(ds.spent_rho + ch.rho, ds.spent_epsilon + ch.epsilon,
+                         ds.spent_delta + ch.delta, ds.spent_charges + 1, ds.epsilon, ds.delta);
+    IF NOT c.fits THEN
+        PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, ch.rho, ch.epsilon, ch.delta,
+                               'refused: over budget');
+        RETURN 'over_budget';
+    END IF;
+    UPDATE dpbayes.dataset d SET spent_charges = d.spent_charges + 1, spent_rho = d.spent_rho + ch.rho,
+        spent_epsilon = d.spent_epsilon + ch.epsilon, spent_delta = d.spent_delta + ch.delta
+    WHERE d.relation = dataset;
+    INSERT INTO dpbayes.charge (request_id, relation, model, response, features, privacy,
+        mechanism, sensitivity, noise_scale, rho, epsilon, delta, neighbours, unit_rows,
+        group_by, group_keys, group_count, relation_name)
+    VALUES (request_id, dataset, model, response, features, privacy,
+        ch.mechanism, ch.sensitivity, ch.noise_scale, ch.rho, ch.epsilon, ch.delta, ch.neighbours, k,
+        group_by, group_keys, coalesce(cardinality(group_keys), 1), dataset::text);
+    PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, ch.rho, ch.epsilon, ch.delta, 'charged');
+    RETURN 'charged';
+END $$;
+COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) IS
+  'internal, step (a) of dpbayes.release (granted to nobody: the procedure calls it): validates the request, checks the grant, locks the dataset, checks the budget with the exact charge and records it';
+
+-- The rows a release reads (docs/governance.md §5, the row policy): each
+-- used column converted without an error that could print a value, a row
+-- dropped when any used value is NULL, NaN, infinite, beyond the range of a
+-- double, or (poisson) a negative or fractional count; for a dataset with a
+-- privacy unit, at most k of each unit's remaining rows, chosen with bits of
+-- pg_strong_random (gen_random_uuid).  Materialized: computed once, whatever
+-- plan reads it.  Columns __dpb_c0 (the response), __dpb_c1.. (features),
+-- __dpb_group (the group column as text).
+CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name) RETURNS text
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    cols text[] := ARRAY[]::text[];
+    conds text[] := ARRAY[]::text[];
+    f text;
+    i integer := 0;
+    t regtype;
+    e text;
+    inner_q text;
+BEGIN
+    FOREACH f IN ARRAY g.response || g.features LOOP
+        SELECT a.atttypid::regtype INTO t FROM pg_attribute a
+        WHERE a.attrelid = g.relation AND a.attname = f AND a.attnum > 0 AND NOT a.attisdropped;
+        e := CASE
+            WHEN t = 'boolean'::regtype THEN format('t.%I', f)
+            WHEN t = 'numeric'::regtype THEN format('dpbayes._numeric_f8(t.%I)', f)
+            WHEN t IN ('real'::regtype, 'double precision'::regtype) THEN
+                format('CASE WHEN t.%1$I::float8 OPERATOR(pg_catalog.>) ''-Infinity''::float8 '
+                       'AND t.%1$I::float8 OPERATOR(pg_catalog.<) ''Infinity''::float8 '
+                       'THEN t.%1$I::float8 END', f)
+            ELSE format('t.%I::float8', f) END;
+        cols := cols || format('%s AS __dpb_c%s', e, i);
+        conds := conds || format('c.__dpb_c%s IS NOT NULL', i);
+        i := i + 1;
+    END LOOP;
+    IF g.model = 'poisson' THEN
+        conds := conds || 'c.__dpb_c0 OPERATOR(pg_catalog.>=) 0::float8'::text
+                       || 'c.__dpb_c0 OPERATOR(pg_catalog.=) pg_catalog.trunc(c.__dpb_c0)'::text;
+    END IF;
+    IF g.group_by IS NOT NULL THEN
+        cols := cols || format('t.%I::text AS __dpb_group', g.group_by);
+    END IF;
+    IF unit IS NOT NULL THEN
+        cols := cols || format('t.%I AS __dpb_unit', unit);
+    END IF;
+    inner_q := format('SELECT c.* FROM (SELECT %s FROM %s t) c WHERE %s',
+                      array_to_string(cols, ', '), g.relation, array_to_string(conds, ' AND '));
+    IF unit IS NULL THEN
+        RETURN inner_q;
+    END IF;
+    RETURN format('SELECT b.* FROM (SELECT c.*, pg_catalog.row_number() OVER '
+                  '(PARTITION BY c.__dpb_unit ORDER BY pg_catalog.gen_random_uuid()) AS __dpb_rn '
+                  'FROM (%s) c) b WHERE b.__dpb_rn OPERATOR(pg_catalog.<=) %s', inner_q, g.unit_rows);
+END $$;
+COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name) IS
+  'internal: the query of the rows a governed release reads: the row policy, then at most k rows of each privacy unit chosen with strong random bits';
+
+-- The binding of a governed release's signature: the canonical text of what
+-- the release is about, beyond its own contents (which the signature covers
+-- too): the dataset (name when charged and stable id), the charge (id,
+-- request id, requester, model), the response and feature columns, the group.
+CREATE OR REPLACE FUNCTION dpbayes._binding(g dpbayes.charge, dataset_id uuid, group_key text)
+RETURNS bytea LANGUAGE sql IMMUTABLE
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+    SELECT pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.jsonb_build_array('dpbayes.binding.v1',
+        g.relation_name, dataset_id::text, g.id, g.request_id, g.requested_by::text, g.model,
+        g.response, pg_catalog.to_jsonb(g.features), g.group_by::text, group_key)::text, 'UTF8'))
+$$;
+COMMENT ON FUNCTION dpbayes._binding(dpbayes.charge, uuid, text) IS
+  'internal: the SHA-256 of what a governed release''s signature binds besides the release: dataset name and id, charge id, request id, requester, model, response and feature columns, group column and key';
+
+-- Step (b): computes the release of a charge committed by an earlier
+-- transaction (status charged), signs and stores it, or records the failure;
+-- the charge stays either way.  Pins the planner (the bounded source is a
+-- materialized CTE besides) and the text settings.
+CREATE OR REPLACE FUNCTION dpbayes._compute(request_id text)
+RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
+SET enable_seqscan = on SET enable_indexscan = on SET enable_indexonlyscan = on
+SET enable_bitmapscan = on SET enable_tidscan = on SET enable_sort = on
+SET enable_incremental_sort = on SET enable_hashagg = on SET enable_material = on
+SET enable_nestloop = on SET enable_mergejoin = on SET enable_hashjoin = on
+SET enable_gathermerge = on SET enable_parallel_append = on SET enable_parallel_hash = on
+SET enable_partition_pruning = on SET enable_partitionwise_join = off
+SET enable_partitionwise_aggregate = off AS $$
+DECLARE
+    g dpbayes.charge;
+    ds record;
+    q text;
+    rel dpbayes.release;
+    st text;
+    msg text;
+    agg text;
+    kr record;
+BEGIN
+    SELECT * INTO g FROM dpbayes.charge c
+    WHERE c.requested_by = session_user AND c.request_id = _compute.request_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no charge of yours has this request id' USING ERRCODE = '42704';
+    END IF;
+    IF g.status <> 'charged' THEN
+        RETURN g.status;                -- made (or failed) once: never again
+    END IF;
+    IF g.charged_in_xact = pg_current_xact_id() THEN
+        RAISE EXCEPTION 'a release is computed only after its charge is committed'
+            USING ERRCODE = '55000';
+    END IF;
+    IF current_setting('dpbayes.insecure_noise_seed') <> '-1' THEN
+        RAISE EXCEPTION 'governed releases refuse deterministic test noise'
+            USING ERRCODE = '55000', HINT = 'Reset dpbayes.insecure_noise_seed.';
+    END IF;
+    SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = g.relation;
+    BEGIN
+        agg := format('dpbayes.%s_release(s.__dpb_c0, $1, %s)', g.model,
+                      (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
+                       FROM generate_series(1, cardinality(g.features)) i));
+        IF g.group_by IS NULL THEN
+            q := format('WITH s AS MATERIALIZED (%s) SELECT ''''::text AS key, %s AS release FROM s',
+                        dpbayes._source(g, ds.privacy_unit), agg);
+        ELSE
+            -- one release per public key, empty groups included (a release
+            -- of noise alone): which keys occur is never revealed
+            q := format('WITH s AS MATERIALIZED (%s) '
+                        'SELECT k.key, %s FILTER (WHERE s.__dpb_group IS NOT NULL) AS release '
+                        'FROM pg_catalog.unnest($2) AS k(key) '
+                        'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
+                        dpbayes._source(g, ds.privacy_unit), agg);
+        END IF;
+        FOR kr IN EXECUTE q USING g.privacy, g.group_keys LOOP
+            rel := kr.release;
+            -- the release must record exactly the mechanism charged (for a
+            -- privacy unit of k rows, the charge is k^2 times its rho)
+            IF (g.unit_rows * g.unit_rows) * (dpbayes.release_json(rel) ->> 'zcdp_rho')::float8
+               IS DISTINCT FROM g.rho THEN
+                RAISE EXCEPTION 'the release does not match its charge' USING ERRCODE = 'P0003';
+            END IF;
+            -- signed over its canonical form, the request id, the dataset
+            -- (with the group: "public.t [region = 2]") and the binding
+            rel := dpbayes._sign(rel, g.request_id,
+                                 CASE WHEN g.group_by IS NULL THEN g.relation_name
+                                      ELSE format('%s [%s = %s]', g.relation_name, g.group_by, kr.key) END,
+                                 -- SIGN5: dpbayes._binding(g, ds.id, kr.key),
+                                 (dpbayes._signing_key()).private_key);
+            INSERT INTO dpbayes.released (request_id, group_key, release, charge_id)
+            VALUES (g.request_id, kr.key, rel, g.id);
+        END LOOP;
+        UPDATE dpbayes.charge c SET status = 'released', finished_at = clock_timestamp()
+        WHERE c.id = g.id;
+        PERFORM dpbayes._audit(g.relation, ds.id, g.request_id, NULL, g.rho, g.epsilon, g.delta, 'released');
+        RETURN 'released';
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+        UPDATE dpbayes.charge c SET status = 'failed', finished_at = clock_timestamp(),
+            error_sqlstate = st, error_message = left(msg, 1000)
+        WHERE c.id = g.id;
+        PERFORM dpbayes._audit(g.relation, ds.id, g.request_id, NULL, g.rho, g.epsilon, g.delta,
+                               'failed: ' || st);
+        RETURN 'failed';
+    END;
+END $$;
+COMMENT ON FUNCTION dpbayes._compute(text) IS
+  'internal, step (b) of dpbayes.release (granted to nobody: the procedure calls it): computes, signs and stores the release of a charge committed earlier, once; a failure is recorded and the charge kept';
+
+CREATE OR REPLACE PROCEDURE dpbayes.release(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, request_id text,
+    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
+AS 'MODULE_PATHNAME', 'dpbayes_governed_release' LANGUAGE C;
+COMMENT ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) IS
+  'governed release: commits the exact charge against the dataset''s budget (SQLSTATE DP001 when it would be exceeded), then computes, signs and stores the release under request_id (idempotent per requester; DP002 when it failed after the charge); read it from dpbayes.my_requests.  Not inside a transaction block.';
+
+CREATE OR REPLACE VIEW dpbayes.my_requests WITH (security_barrier) AS
+SELECT g.request_id, g.relation, g.model, g.response, g.features, g.mechanism, g.sensitivity,
+       g.noise_scale, g.rho, g.epsilon, g.delta, g.neighbours, g.group_count, g.unit_rows, g.group_by, r.group_key, g.status,
+       g.charged_at, g.finished_at, g.error_sqlstate,
+       -- the owner reads the message in dpbayes.charge: an error raised
+       -- while reading the rows (a view's own error) could quote data
+       CASE WHEN g.status = 'failed'
+            THEN 'the release could not be computed; the dataset''s owner can read the error in dpbayes.charge' END
+           AS error_message,
+       -- a release is shown only once committed: never inside the
+       -- transaction that made it, which could still roll back
+       CASE WHEN r.made_in_xact IS DISTINCT FROM pg_current_xact_id_if_assigned()
+            THEN r.release END AS release,
+       g.id AS charge_id
+FROM dpbayes.charge g LEFT JOIN dpbayes.released r ON r.charge_id = g.id
+WHERE g.requested_by = session_user;
+COMMENT ON VIEW dpbayes.my_requests IS
+  'the requests of the session user with their charges, status and (once committed) releases';
+REVOKE ALL ON dpbayes.my_requests FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[]),
+    dpbayes._compute(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
+    dpbayes._may_manage(regclass), dpbayes._audit(regclass, uuid, text, jsonb, double precision,
+        double precision, double precision, text),
+    dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name),
+    dpbayes._binding(dpbayes.charge, uuid, text),
+    dpbayes.register_dataset(regclass, double precision, double precision, text, integer),
+    dpbayes.set_budget(regclass, double precision, double precision),
+    dpbayes.grant_dataset(regclass, regrole), dpbayes.revoke_dataset(regclass, regrole) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) FROM PUBLIC;
+
+-- The ledger role: a NOLOGIN role with no members that owns the ledger, the
+-- signing keys and the SECURITY DEFINER routines.  Made here when missing;
+-- an existing one must be NOLOGIN, not a superuser, without members.
+CREATE OR REPLACE FUNCTION dpbayes._ledger_role() RETURNS name
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    r record;
+BEGIN
+    SELECT * INTO r FROM pg_roles WHERE rolname = 'dpbayes_ledger';
+    IF NOT FOUND THEN
+        CREATE ROLE dpbayes_ledger NOLOGIN;
+        RETURN 'dpbayes_ledger';
+    END IF;
+    IF r.rolcanlogin OR r.rolsuper OR r.rolcreaterole OR r.rolbypassrls
+       OR EXISTS (SELECT 1 FROM pg_auth_members m WHERE m.roleid = r.oid) THEN
+        RAISE EXCEPTION 'the role dpbayes_ledger exists and is not a plain NOLOGIN role without members'
+            USING ERRCODE = '42501',
+                  DETAIL = 'The ledger role holds the signing keys: no login role may act as it.',
+                  HINT = 'ALTER ROLE dpbayes_ledger NOLOGIN NOSUPERUSER NOCREATEROLE NOBYPASSRLS, and revoke it from every role.';
+    END IF;
+    RETURN 'dpbayes_ledger';
+END $$;
+COMMENT ON FUNCTION dpbayes._ledger_role() IS
+  'internal: the ledger role dpbayes_ledger, made NOLOGIN when missing, checked otherwise';
+REVOKE ALL ON FUNCTION dpbayes._ledger_role() FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION dpbayes.governance_setup(owner_role regrole, analyst_role regrole)
+RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    l name;
+    o text;
+BEGIN
+    IF owner_role IS NULL OR analyst_role IS NULL THEN
+        RAISE EXCEPTION 'both roles must be given' USING ERRCODE = '22004';
+    END IF;
+    l := dpbayes._ledger_role();
+    IF pg_has_role(owner_role, l, 'MEMBER') OR pg_has_role(analyst_role, l, 'MEMBER') THEN
+        RAISE EXCEPTION 'the owner and analyst roles must not be members of the ledger role'
+            USING ERRCODE = '42501';
+    END IF;
+    -- the ledger role owns the ledger, the keys and the SECURITY DEFINER
+    -- routines; owners read the ledger and manage through audited routines
+    FOREACH o IN ARRAY ARRAY['dpbayes.dataset', 'dpbayes.charge', 'dpbayes.released', 'dpbayes.audit',
+                             'dpbayes.audit_head', 'dpbayes.dataset_grant', 'dpbayes.signing_key',
+                             'dpbayes.signing_secret', 'dpbayes.my_requests'] LOOP
+        EXECUTE format('ALTER TABLE %s OWNER TO %I', o, l);
+    END LOOP;
+    FOREACH o IN ARRAY ARRAY[
+        'dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[])',
+        'dpbayes._compute(text)', 'dpbayes.budget(regclass)', 'dpbayes._may_use(regclass)',
+        'dpbayes._may_manage(regclass)',
+        'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
+        'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name)',
+        'dpbayes._binding(dpbayes.charge, uuid, text)',
+        'dpbayes.register_dataset(regclass, double precision, double precision, text, integer)',
+        'dpbayes.set_budget(regclass, double precision, double precision)',
+        'dpbayes.grant_dataset(regclass, regrole)', 'dpbayes.revoke_dataset(regclass, regrole)',
+        'dpbayes._signing_key()', 'dpbayes.rotate_signing_key()'] LOOP
+        EXECUTE format('ALTER FUNCTION %s OWNER TO %I', o, l);
+    END LOOP;
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea) TO %I', l);
+    -- the private keys are the ledger role's alone (0.1.0 gave the owner
+    -- role the key routines)
+    EXECUTE format('REVOKE ALL ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea), '
+                   'dpbayes._signing_key() FROM %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT USAGE ON SCHEMA dpbayes TO %I, %I, %I', owner_role, analyst_role, l);
+    EXECUTE format('GRANT SELECT ON dpbayes.dataset, dpbayes.charge, dpbayes.released, dpbayes.audit, '
+                   'dpbayes.audit_head, dpbayes.dataset_grant TO %I', owner_role);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION '
+                   'dpbayes.register_dataset(regclass, double precision, double precision, text, integer), '
+                   'dpbayes.set_budget(regclass, double precision, double precision), '
+                   'dpbayes.grant_dataset(regclass, regrole), dpbayes.revoke_dataset(regclass, regrole), '
+                   'dpbayes.audit_verify(), dpbayes.rotate_signing_key() TO %I', owner_role);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes.budget(regclass) TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT EXECUTE ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT SELECT ON dpbayes.my_requests TO %I, %I', owner_role, analyst_role);
+    -- datasets registered before the ledger role read them (0.1.0 read them
+    -- as the owner role): the ledger role may read them now
+    FOR o IN SELECT d.relation::text FROM dpbayes.dataset d
+             WHERE NOT has_table_privilege(l, d.relation, 'SELECT') LOOP
+        EXECUTE format('GRANT SELECT ON %s TO %I', o, l);
+        RAISE NOTICE 'granted SELECT on the registered dataset % to %', o, l;
+    END LOOP;
+    -- the signing key exists from the set-up on (a restore makes a new one)
+    PERFORM dpbayes._signing_key();
+END $$;
+COMMENT ON FUNCTION dpbayes.governance_setup(regrole, regrole) IS
+  'run by a superuser once (and again after a restore, and for each further analyst role): makes the NOLOGIN ledger role dpbayes_ledger, hands it the ledger, the keys and the SECURITY DEFINER routines, lets the owner role read the ledger and manage datasets through audited routines, and grants the analyst role the governed path only';
+REVOKE ALL ON FUNCTION dpbayes.governance_setup(regrole, regrole) FROM PUBLIC;

@@ -1,0 +1,1 @@
+../../32_governance_routines.sql

@@ -1,0 +1,1 @@
+../../34_governance_guards.sql
