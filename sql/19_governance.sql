@@ -107,9 +107,18 @@ SET dpbayes.insecure_noise_seed = 3;
 CALL dpbayes.release('gov_pat', 'linear', 'y', '{x1}', :'lap1', 'i7');
 RESET dpbayes.insecure_noise_seed;
 SELECT count(*) AS charges_i FROM dpbayes.charge WHERE request_id LIKE 'i%';
--- a rolled-back direct compute never shows a release
+-- the two steps (here called directly by the superuser; analysts are not
+-- granted them): a release is computed only for a charge committed earlier
+BEGIN;
 SELECT dpbayes._charge('gov_bad', 'linear', 'x2', '{x1}',
      dpbayes.privacy(epsilon => 0.5, delta => 1e-7, y_bound => 1, lower => '{0}', upper => '{1}'), 'g2');
+SELECT pg_temp.err($q$SELECT dpbayes._compute('g2')$q$);
+SELECT status FROM dpbayes.my_requests WHERE request_id = 'g2';
+ROLLBACK;
+SELECT count(*) AS charges_g2 FROM dpbayes.my_requests WHERE request_id = 'g2';
+SELECT dpbayes._charge('gov_bad', 'linear', 'x2', '{x1}',
+     dpbayes.privacy(epsilon => 0.5, delta => 1e-7, y_bound => 1, lower => '{0}', upper => '{1}'), 'g2');
+-- a release computed and rolled back never shows
 BEGIN;
 SELECT dpbayes._compute('g2');
 SELECT status, release IS NULL AS hidden_until_committed FROM dpbayes.my_requests WHERE request_id = 'g2';
@@ -136,6 +145,9 @@ SELECT rolsuper FROM pg_roles WHERE rolname = 'dpbayes_owner';
 -- the owner registers, with a fresh budget
 SET SESSION AUTHORIZATION dpbayes_owner;
 CREATE TABLE gov_own AS SELECT * FROM gov_pat;
+-- the ledger role must be able to read it
+SELECT pg_temp.err($q$SELECT dpbayes.register_dataset('gov_own', 1.5, 0)$q$);
+GRANT SELECT ON gov_own TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('gov_own', 1.5, 0);
 SELECT dpbayes.grant_dataset('gov_own', 'dpbayes_analyst');
 RESET SESSION AUTHORIZATION;
@@ -150,6 +162,9 @@ SELECT pg_temp.err($q$SELECT count(*) FROM dpbayes.audit$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.register_dataset('gov_own', 100, 0)$q$);
 SELECT pg_temp.err($q$SET dpbayes.insecure_noise_seed = 1$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.governance_setup('dpbayes_analyst', 'dpbayes_analyst')$q$);
+-- the steps of a release are granted to nobody
+SELECT pg_temp.err($q$SELECT dpbayes._charge('gov_own', 'linear', 'y', '{x1}', dpbayes.privacy(epsilon => 1, y_bound => 1, lower => '{0}', upper => '{1}'), 'd1')$q$);
+SELECT pg_temp.err($q$SELECT dpbayes._compute('d1')$q$);
 -- the governed path works, and search_path cannot redirect it
 SET search_path = pg_temp, public;
 CALL dpbayes.release('gov_own', 'linear', 'y', '{x1,x2}', :'lap', 'a1');

@@ -30,8 +30,10 @@ CREATE TABLE g24 AS
 SELECT i, (i % 10) / 10.0 AS x1, ((i % 7) / 7.0)::float8 AS x2,
        ((i % 13) / 13.0 - 0.5)::float8 AS y, (i % 37) AS unit, (i % 3) AS region
 FROM generate_series(1, 600) i;
+GRANT SELECT ON g24 TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('g24', 10, 1e-6);
 CREATE TABLE g24_private AS SELECT * FROM g24;
+GRANT SELECT ON g24_private TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('g24_private', 10, 1e-6);
 -- per-dataset grants: the analyst may request g24 (and g24u below), not g24_private
 SELECT dpbayes.grant_dataset('g24', 'dpbayes_analyst');
@@ -112,6 +114,7 @@ FROM mine, dpbayes._keygen() k;
 SET SESSION AUTHORIZATION dpbayes_owner;
 -- 37 units of 16 or 17 rows (unit = i % 37), and unit 99 with a single row
 CREATE TABLE g24u AS SELECT * FROM g24 UNION ALL SELECT 601, 0.5, 0.5, 0.1, 99, 0;
+GRANT SELECT ON g24u TO dpbayes_ledger;
 SELECT pg_temp.err($q$SELECT dpbayes.register_dataset('g24u', 20, 1e-6, 'unit', 0)$q$);
 SELECT dpbayes.register_dataset('g24u', 20, 1e-6, 'unit', 3);
 SELECT dpbayes.grant_dataset('g24u', 'dpbayes_analyst');
@@ -120,9 +123,13 @@ RESET SESSION AUTHORIZATION;
 CREATE FUNCTION pg_temp.src_counts(k int, OUT total bigint, OUT max_per_unit bigint,
     OUT units bigint, OUT ids int[]) LANGUAGE plpgsql AS $$
 BEGIN
+  -- the source of a charge of response i (its column __dpb_c0) and feature x1
   EXECUTE format('SELECT sum(c), max(c), count(*), array_agg(i ORDER BY i) FROM
-      (SELECT s.unit AS u, count(*) AS c, array_agg(s.i) AS ii FROM %s GROUP BY 1) g,
-      LATERAL (SELECT pg_catalog.min(x) FROM unnest(g.ii) x) m(i)', dpbayes._source('g24u', k))
+      (SELECT s.__dpb_unit AS u, count(*) AS c, array_agg(s.__dpb_c0::int) AS ii FROM (%s) s GROUP BY 1) g,
+      LATERAL (SELECT pg_catalog.min(x) FROM unnest(g.ii) x) m(i)',
+      dpbayes._source(jsonb_populate_record(NULL::dpbayes.charge,
+          jsonb_build_object('relation', 'g24u', 'model', 'linear', 'response', 'i',
+                             'features', '{x1}'::text[], 'unit_rows', k)), 'unit'))
   INTO total, max_per_unit, units, ids;
 END $$;
 SELECT (SELECT sum(least(c, 3)) FROM (SELECT count(*) c FROM g24u GROUP BY unit) x) AS brute_force,
@@ -188,7 +195,7 @@ SET SESSION AUTHORIZATION dpbayes_analyst;
 CALL dpbayes.release('g24_private', 'linear', 'y', '{x1,x2}', :'lp', 'p1');
 SELECT pg_temp.err($q$SELECT dpbayes.grant_dataset('g24_private', 'dpbayes_analyst')$q$);
 SELECT pg_temp.err($q$INSERT INTO dpbayes.dataset_grant VALUES ('g24_private', 'dpbayes_analyst')$q$);
-SELECT pg_temp.err($q$SELECT dpbayes._source('g24', 1)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes._source(NULL::dpbayes.charge, NULL)$q$);
 SELECT pg_temp.err($q$SELECT count(*) FROM g24$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.linear_release(y, dpbayes.privacy(epsilon => 100, y_bound => 1, lower => '{0}', upper => '{1}'), x2) FROM g24$q$);
 SELECT pg_temp.err($q$SET dpbayes.insecure_noise_seed = 1$q$);
@@ -206,8 +213,10 @@ CALL dpbayes.release('public.g24u', 'linear', 'y', '{x1,x2}', :'lp', 'sp1');
 RESET search_path;
 SELECT status FROM dpbayes.my_requests WHERE request_id = 'sp1';
 -- injected identifiers: a response, a feature, a group column
-CALL dpbayes.release('g24', 'linear', 'y) FROM pg_authid --', '{x1}', :'lp', 'inj1');
-CALL dpbayes.release('g24', 'linear', 'y', '{"x1\"; SELECT 1; --"}', :'lp', 'inj2');
+SELECT dpbayes.privacy(epsilon => 1, mechanism => 'laplace', y_bound => 1,
+    lower => '{0}', upper => '{1}') AS lp1 \gset
+CALL dpbayes.release('g24', 'linear', 'y) FROM pg_authid --', '{x1}', :'lp1', 'inj1');
+CALL dpbayes.release('g24', 'linear', 'y', '{"x1\"; SELECT 1; --"}', :'lp1', 'inj2');
 SELECT count(*) AS injected_charges FROM dpbayes.my_requests WHERE request_id LIKE 'inj%' OR request_id = 'p1';
 RESET SESSION AUTHORIZATION;
 SELECT who, request_id, outcome FROM dpbayes.audit WHERE request_id IN ('p1', 'sp1') ORDER BY id;

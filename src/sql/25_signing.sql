@@ -69,15 +69,6 @@ END $$;
 COMMENT ON FUNCTION dpbayes._signing_key() IS
   'internal: the active private signing key, made on first use';
 
-CREATE FUNCTION dpbayes.rotate_signing_key() RETURNS bytea
-LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-    UPDATE dpbayes.signing_key SET retired_at = clock_timestamp() WHERE retired_at IS NULL;
-    RETURN (dpbayes._signing_key()).key_id;
-END $$;
-COMMENT ON FUNCTION dpbayes.rotate_signing_key() IS
-  'retires the active signing key and makes a new one (old releases still verify); returns the new key id; for the governance owner';
-
 CREATE FUNCTION dpbayes.verify_detail(r dpbayes.release) RETURNS text
 LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
     SELECT CASE WHEN s.key_id IS NULL THEN 'unsigned'
@@ -95,5 +86,5 @@ $$;
 COMMENT ON FUNCTION dpbayes.verify(dpbayes.release) IS
   'true when the release carries a valid signature by one of this server''s keys: it was made by dpbayes.release under exactly the parameters and values it records';
 REVOKE ALL ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea),
-    dpbayes._signing_key(), dpbayes.rotate_signing_key() FROM PUBLIC;
+    dpbayes._signing_key() FROM PUBLIC;
 

@@ -187,6 +187,23 @@ END $$;
 COMMENT ON FUNCTION dpbayes.audit_verify() IS
   'checks the ledger: the audit log''s hash chain and head (any edit, deletion or reordering), the datasets'' running totals against their charges, and that charges and their audit rows match; one row per check';
 
+-- (src/sql/25_signing.sql has the keys; rotation is audited, so it is here)
+CREATE OR REPLACE FUNCTION dpbayes.rotate_signing_key() RETURNS bytea
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    k bytea;
+BEGIN
+    UPDATE dpbayes.signing_key SET retired_at = clock_timestamp() WHERE retired_at IS NULL;
+    k := (dpbayes._signing_key()).key_id;
+    PERFORM dpbayes._audit(NULL, NULL, NULL, jsonb_build_object('key_id', encode(k, 'hex')),
+                           NULL, NULL, NULL, 'key rotated');
+    RETURN k;
+END $$;
+COMMENT ON FUNCTION dpbayes.rotate_signing_key() IS
+  'retires the active signing key and makes a new one (old releases still verify); returns the new key id; for the governance owner';
+
+REVOKE ALL ON FUNCTION dpbayes.rotate_signing_key() FROM PUBLIC;
+
 CREATE OR REPLACE FUNCTION dpbayes.register_dataset(relation regclass, epsilon double precision,
     delta double precision, privacy_unit text DEFAULT NULL,
     max_rows_per_unit integer DEFAULT NULL)
