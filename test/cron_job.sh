@@ -49,6 +49,7 @@ SELECT i, (i % 10) / 10.0 AS x1, ((i % 7) / 7.0)::float8 AS x2,
        ((i % 13) / 13.0 - 0.5)::float8 AS y
 FROM generate_series(1, 500) i;
 ALTER TABLE public.cron_pat OWNER TO dpbayes_owner;
+GRANT SELECT ON public.cron_pat TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('public.cron_pat', 1.5, 0);
 SELECT dpbayes.grant_dataset('public.cron_pat', 'dpbayes_analyst');
 SQL
@@ -75,7 +76,9 @@ cron_check() {
 		fi
 		sleep 2
 	done
-	_cron_psql -d postgres -c "SELECT cron.unschedule('dpb-governed-release')" >/dev/null || true
+	# by job id (docs/governance.md §8: unschedule by name fails for another
+	# role's job)
+	_cron_psql -d postgres -c "SELECT cron.unschedule(jobid) FROM cron.job WHERE jobname = 'dpb-governed-release'" >/dev/null || true
 	if [ -z "$why" ]; then
 		runs=$(_cron_psql -d postgres -F '|' -c "SELECT d.status, d.return_message
 			FROM cron.job_run_details d JOIN cron.job j USING (jobid)

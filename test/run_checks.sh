@@ -61,6 +61,8 @@ source test/pgcluster.sh
 source test/cron_job.sh
 # shellcheck source=test/upgrade.sh
 source test/upgrade.sh
+# shellcheck source=test/governance_example.sh
+source test/governance_example.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
 
@@ -284,6 +286,17 @@ if [ -f isolation/isolation_schedule ] &&
 		fi
 		reg_pass=$((reg_pass + ip))
 		reg_fail=$((reg_fail + if_))
+	fi
+fi
+
+# ---- the end-to-end example of docs/governance.md ----
+if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_GOV_EXAMPLE:-0}" = 1 ]; then
+	banner "the governance example (docs/governance.md §16, test/governance_example.sh)"
+	if governance_example_check; then
+		reg_pass=$((reg_pass + 1))
+	else
+		status=1
+		reg_fail=$((reg_fail + 1))
 	fi
 fi
 

@@ -29,6 +29,7 @@ DROP FUNCTION dpbayes.register_dataset(regclass, double precision, double precis
 DROP FUNCTION dpbayes.grant_dataset(regclass, regrole);
 DROP FUNCTION dpbayes.revoke_dataset(regclass, regrole);
 DROP FUNCTION dpbayes.governance_setup(regrole, regrole);
+DROP FUNCTION dpbayes.rotate_signing_key();
 
 -- datasets: a stable id and the running totals of their charges
 ALTER TABLE dpbayes.dataset
