@@ -422,3 +422,38 @@ dpb_pg_betad_from_datum(Datum composite, dpb_betad_spec *s)
 	/* a value stored by 0.1.0 (no neighbours) was made for replace-one */
 	betad_fill(v, isnull, natts == NATTS_B_V1 ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE, s);
 }
+
+/*
+ * dpbayes.betad_charge_of(p betad_params, OUT mechanism, OUT sensitivity,
+ * OUT noise_scale, OUT rho, OUT epsilon, OUT delta, OUT neighbours): what the
+ * governed ledger charges for a betaD release under p, from the parameters
+ * alone (docs/governance.md §2): mechanism "betad", sensitivity = the
+ * epsilon of one exact draw (eps1, the range of the loss), noise_scale =
+ * beta, rho = k eps1^2 / 8 (k draws of an eps1-bounded-range mechanism,
+ * Cesar & Rogers 2021), epsilon and delta = the release's total (the
+ * smaller of k eps1 and the zCDP conversion at delta), neighbours.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_betad_charge_of);
+Datum
+dpbayes_betad_charge_of(PG_FUNCTION_ARGS)
+{
+	dpb_betad_spec s;
+	TupleDesc	td;
+	Datum		v[7];
+	bool		nulls[7] = {0};
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the betaD parameters must not be null")));
+	td = dpb_pg_result_desc(fcinfo);
+	dpb_pg_betad_from_datum(PG_GETARG_DATUM(0), &s);
+	v[0] = CStringGetTextDatum("betad");
+	v[1] = Float8GetDatum(s.eps_draw);
+	v[2] = Float8GetDatum(s.beta);
+	v[3] = Float8GetDatum((double) s.ndraws * s.eps_draw * s.eps_draw / 8.0);
+	v[4] = Float8GetDatum(s.epsilon);
+	v[5] = Float8GetDatum(s.delta_eff);
+	v[6] = CStringGetTextDatum(dpb_neighbours_name(s.neighbours));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, v, nulls)));
+}

@@ -57,7 +57,7 @@ CREATE TABLE dpbayes.charge (
     model         text NOT NULL,
     response      text NOT NULL,
     features      text[] NOT NULL,
-    privacy       dpbayes.privacy NOT NULL,
+    privacy       dpbayes.privacy,            -- linear, logistic, poisson
     mechanism     text NOT NULL,
     sensitivity   double precision NOT NULL,
     noise_scale   double precision NOT NULL,
@@ -81,7 +81,9 @@ CREATE TABLE dpbayes.charge (
     id            bigserial PRIMARY KEY,
     charged_in_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
     relation_name text NOT NULL,
-    UNIQUE (requested_by, request_id)
+    betad         dpbayes.betad_params,       -- betad_logistic, betad_linear
+    UNIQUE (requested_by, request_id),
+    CONSTRAINT charge_one_params CHECK ((privacy IS NULL) <> (betad IS NULL))
 );
 CREATE INDEX ON dpbayes.charge (relation);
 COMMENT ON TABLE dpbayes.charge IS

@@ -31,6 +31,15 @@ AS 'MODULE_PATHNAME', 'dpbayes_numeric_f8' LANGUAGE C IMMUTABLE STRICT PARALLEL 
 COMMENT ON FUNCTION dpbayes._numeric_f8(numeric) IS
   'internal: the double nearest a numeric, or null when it is NaN, infinite or beyond the range of a double (never an error: the governed row policy)';
 
+-- what the ledger charges for a betaD release (docs/governance.md §2)
+CREATE OR REPLACE FUNCTION dpbayes.betad_charge_of(p dpbayes.betad_params,
+    OUT mechanism text, OUT sensitivity double precision,
+    OUT noise_scale double precision, OUT rho double precision,
+    OUT epsilon double precision, OUT delta double precision, OUT neighbours text)
+AS 'MODULE_PATHNAME', 'dpbayes_betad_charge_of' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad_charge_of(dpbayes.betad_params) IS
+  'the charge of a betaD release under p, from the parameters alone: mechanism betad, sensitivity = the epsilon of one exact draw, noise_scale = beta, rho = k eps1^2 / 8 (bounded range), the total epsilon and delta, neighbours';
+
 -- true for the superuser, the registering role's members and the members of
 -- a granted role: who may see and use a dataset (anyone else is told the
 -- same as for a relation that is not registered)
@@ -374,10 +383,10 @@ COMMENT ON FUNCTION dpbayes.budget(regclass) IS
 -- (the request id was used before), over_budget, unavailable (not registered
 -- or not granted: the same for both).  Errors here depend only on public
 -- inputs (names, types, parameters, grants), never on a row.
-CREATE OR REPLACE FUNCTION dpbayes._charge(dataset regclass, model text, response text,
-    features text[], privacy dpbayes.privacy, request_id text,
-    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
-RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION dpbayes._charge_any(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, betad dpbayes.betad_params, request_id text,
+    group_by name, group_keys text[])
+RETURNS text LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
 SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
 SET lock_timeout = '10s' AS $$
@@ -398,7 +407,7 @@ BEGIN
     END IF;
     -- 1. the public inputs, before anything is read or written
     IF dataset IS NULL OR model IS NULL OR response IS NULL OR features IS NULL
-       OR privacy IS NULL OR request_id IS NULL THEN
+       OR (privacy IS NULL AND betad IS NULL) OR request_id IS NULL THEN
         RAISE EXCEPTION 'the arguments of dpbayes.release must not be null' USING ERRCODE = '22004';
     END IF;
     IF length(request_id) NOT BETWEEN 1 AND 200 OR request_id ~ '[[:cntrl:]]'
@@ -406,9 +415,13 @@ BEGIN
         RAISE EXCEPTION 'invalid request id' USING ERRCODE = '22023',
             DETAIL = 'A request id is 1 to 200 characters without control characters.';
     END IF;
-    IF model NOT IN ('linear', 'logistic', 'poisson') THEN
+    IF model NOT IN ('linear', 'logistic', 'poisson', 'betad_logistic', 'betad_linear') THEN
         RAISE EXCEPTION 'unknown model' USING ERRCODE = '22023',
-            HINT = 'Use "linear", "logistic" or "poisson".';
+            HINT = 'Use "linear", "logistic" or "poisson" with dpbayes.privacy(...), or "betad_logistic" or "betad_linear" with dpbayes.betad(...).';
+    END IF;
+    IF (model LIKE 'betad\_%') <> (betad IS DISTINCT FROM NULL) THEN
+        RAISE EXCEPTION 'the model and the kind of parameters do not match' USING ERRCODE = '22023',
+            HINT = 'betad_* models take dpbayes.betad(...); linear, logistic and poisson take dpbayes.privacy(...).';
     END IF;
     IF cardinality(features) NOT BETWEEN 1 AND 64 OR array_position(features, NULL) IS NOT NULL
        OR array_ndims(features) <> 1 THEN
@@ -438,7 +451,7 @@ BEGIN
         RAISE EXCEPTION 'invalid group keys' USING ERRCODE = '22023',
             DETAIL = 'group_keys is a list of 1 to 1000 distinct public values, each 1 to 50 bytes of text without control characters.';
     END IF;
-    IF (privacy).neighbours IS DISTINCT FROM 'add_remove' THEN
+    IF coalesce((privacy).neighbours, (betad).neighbours) IS DISTINCT FROM 'add_remove' THEN
         RAISE EXCEPTION 'governed releases use add/remove neighbours'
             USING ERRCODE = '0A000',
                   DETAIL = 'A dataset''s budget is accounted under add/remove-one neighbours, where the number of rows is private.';
@@ -449,18 +462,33 @@ BEGIN
                   HINT = 'Reset dpbayes.insecure_noise_seed.';
     END IF;
     -- the release's feature names are the column names
-    IF (privacy).features IS NULL THEN
-        privacy.features := features;
-    ELSIF (privacy).features IS DISTINCT FROM features THEN
-        RAISE EXCEPTION 'the privacy value''s feature names differ from the feature columns'
+    IF coalesce((privacy).features, (betad).features) IS NULL THEN
+        IF privacy IS DISTINCT FROM NULL THEN
+            privacy.features := features;
+        ELSE
+            betad.features := features;
+        END IF;
+    ELSIF coalesce((privacy).features, (betad).features) IS DISTINCT FROM features THEN
+        RAISE EXCEPTION 'the feature names of the parameters differ from the feature columns'
             USING ERRCODE = '22023',
                   DETAIL = 'A governed release names its features by their columns.',
-                  HINT = 'Leave out features => in dpbayes.privacy().';
+                  HINT = 'Leave out features => in dpbayes.privacy() or dpbayes.betad().';
     END IF;
     -- the mechanism from the public parameters (errors here are about them)
-    ch := dpbayes.charge_of(model, cardinality(features), privacy);
+    IF privacy IS DISTINCT FROM NULL THEN
+        ch := dpbayes.charge_of(model, cardinality(features), privacy);
+    ELSE
+        IF (betad).model IS DISTINCT FROM substr(model, 7) THEN
+            RAISE EXCEPTION 'the betaD parameters are for another model' USING ERRCODE = '22023';
+        END IF;
+        IF cardinality((betad).lower) IS DISTINCT FROM cardinality(features)
+           AND (betad).lower IS NOT NULL THEN
+            RAISE EXCEPTION 'features and the bounds must have the same length' USING ERRCODE = '22023';
+        END IF;
+        ch := dpbayes.betad_charge_of(betad);
+    END IF;
     spec := jsonb_build_object('model', model, 'response', response, 'features', to_jsonb(features),
-                               'privacy', to_jsonb(privacy), 'group_by', group_by,
+                               'privacy', coalesce(to_jsonb(privacy), to_jsonb(betad)), 'group_by', group_by,
                                'group_keys', to_jsonb(group_keys));
 
     -- 2. the grant (no lock): not registered and not granted look the same
@@ -488,7 +516,7 @@ BEGIN
                 DETAIL = 'Nothing was charged.',
                 HINT = 'The dataset''s owner grants SELECT on it to dpbayes_ledger.';
         END IF;
-        IF f = response AND model = 'logistic' THEN
+        IF f = response AND model IN ('logistic', 'betad_logistic') THEN
             IF t <> 'boolean'::regtype THEN
                 RAISE EXCEPTION 'the response of a logistic release must be a boolean column'
                     USING ERRCODE = '42804';
@@ -504,12 +532,13 @@ BEGIN
 
     -- 4. the same request again: its status (per requester)
     SELECT * INTO old FROM dpbayes.charge g
-    WHERE g.requested_by = session_user AND g.request_id = _charge.request_id;
+    WHERE g.requested_by = session_user AND g.request_id = _charge_any.request_id;
     IF FOUND THEN
-        IF old.relation <> dataset OR old.model <> _charge.model OR old.response <> _charge.response
-           OR old.features <> _charge.features OR old.privacy IS DISTINCT FROM _charge.privacy
-           OR old.group_by IS DISTINCT FROM _charge.group_by
-           OR old.group_keys IS DISTINCT FROM _charge.group_keys THEN
+        IF old.relation <> dataset OR old.model <> _charge_any.model OR old.response <> _charge_any.response
+           OR old.features <> _charge_any.features OR old.privacy IS DISTINCT FROM _charge_any.privacy
+           OR old.betad IS DISTINCT FROM _charge_any.betad
+           OR old.group_by IS DISTINCT FROM _charge_any.group_by
+           OR old.group_keys IS DISTINCT FROM _charge_any.group_keys THEN
             RAISE EXCEPTION 'the request id was already used for a different request'
                 USING ERRCODE = '23505', HINT = 'Use a new request id for a new request.';
         END IF;
@@ -519,12 +548,12 @@ BEGIN
 
     -- 5. the exact charge: a privacy unit with at most k rows (kept before
     --    the release) is charged for a group of k rows (docs/governance.md
-    --    §8): k^2 rho (zCDP group privacy), k eps (Laplace, pure DP), the
-    --    Gaussian's eps from k^2 rho at the request's delta (CKS)
+    --    §9): k^2 rho (zCDP group privacy), k eps (pure DP: Laplace, one
+    --    betaD draw), otherwise the eps of k^2 rho at the request's delta (CKS)
     k := coalesce(ds.max_rows_per_unit, 1);
     IF k > 1 THEN
         ch.rho := (k * k) * ch.rho;
-        IF ch.mechanism = 'laplace' THEN
+        IF ch.delta = 0 THEN            -- pure DP (Laplace, one betaD draw)
             ch.epsilon := k * ch.epsilon;
         ELSE
             ch.epsilon := (dpbayes.compose(ch.rho, 1e300, 0, 1, 1e300, ch.delta)).epsilon_spent;
@@ -551,15 +580,38 @@ BEGIN
     WHERE d.relation = dataset;
     INSERT INTO dpbayes.charge (request_id, relation, model, response, features, privacy,
         mechanism, sensitivity, noise_scale, rho, epsilon, delta, neighbours, unit_rows,
-        group_by, group_keys, group_count, relation_name)
+        group_by, group_keys, group_count, relation_name, betad)
     VALUES (request_id, dataset, model, response, features, privacy,
         ch.mechanism, ch.sensitivity, ch.noise_scale, ch.rho, ch.epsilon, ch.delta, ch.neighbours, k,
-        group_by, group_keys, coalesce(cardinality(group_keys), 1), dataset::text);
+        group_by, group_keys, coalesce(cardinality(group_keys), 1), dataset::text, betad);
     PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, ch.rho, ch.epsilon, ch.delta, 'charged');
     RETURN 'charged';
 END $$;
+COMMENT ON FUNCTION dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[]) IS
+  'internal, step (a) of dpbayes.release for either kind of parameters (through dpbayes._charge): validates the request, checks the grant, locks the dataset, checks the budget with the exact charge and records it';
+
+CREATE OR REPLACE FUNCTION dpbayes._charge(dataset regclass, model text, response text,
+    features text[], privacy dpbayes.privacy, request_id text,
+    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
+RETURNS text LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
+SET lock_timeout = '10s' AS $$
+    SELECT dpbayes._charge_any($1, $2, $3, $4, $5, NULL, $6, $7, $8)
+$$;
 COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) IS
   'internal, step (a) of dpbayes.release (granted to nobody: the procedure calls it): validates the request, checks the grant, locks the dataset, checks the budget with the exact charge and records it';
+CREATE OR REPLACE FUNCTION dpbayes._charge(dataset regclass, model text, response text,
+    features text[], betad dpbayes.betad_params, request_id text,
+    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
+RETURNS text LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
+SET lock_timeout = '10s' AS $$
+    SELECT dpbayes._charge_any($1, $2, $3, $4, NULL, $5, $6, $7, $8)
+$$;
+COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) IS
+  'internal, step (a) of a governed betaD release (granted to nobody: the procedure calls it): as for dpbayes.privacy, with the betaD parameters';
 
 -- The rows a release reads (docs/governance.md §5, the row policy): each
 -- used column converted without an error that could print a value, a row
@@ -676,7 +728,10 @@ BEGIN
     END IF;
     SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = g.relation;
     BEGIN
-        agg := format('dpbayes.%s_release(s.__dpb_c0, $1, %s)', g.model,
+        -- the column form of the aggregate, the charged parameters as a
+        -- parameter ($1 a privacy value, $3 betaD parameters), never as text
+        agg := format(CASE WHEN g.betad IS NULL THEN 'dpbayes.%s_release(s.__dpb_c0, $1, %s)'
+                           ELSE 'dpbayes.%s(s.__dpb_c0, $3, %s)' END, g.model,
                       (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
                        FROM generate_series(1, cardinality(g.features)) i));
         IF g.group_by IS NULL THEN
@@ -691,12 +746,18 @@ BEGIN
                         'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
                         dpbayes._source(g, ds.privacy_unit), agg);
         END IF;
-        FOR kr IN EXECUTE q USING g.privacy, g.group_keys LOOP
+        FOR kr IN EXECUTE q USING g.privacy, g.group_keys, g.betad LOOP
             rel := kr.release;
             -- the release must record exactly the mechanism charged (for a
             -- privacy unit of k rows, the charge is k^2 times its rho)
-            IF (g.unit_rows * g.unit_rows) * (dpbayes.release_json(rel) ->> 'zcdp_rho')::float8
-               IS DISTINCT FROM g.rho THEN
+            IF g.betad IS NULL THEN
+                IF (g.unit_rows * g.unit_rows) * (dpbayes.release_json(rel) ->> 'zcdp_rho')::float8
+                   IS DISTINCT FROM g.rho THEN
+                    RAISE EXCEPTION 'the release does not match its charge' USING ERRCODE = 'P0003';
+                END IF;
+            ELSIF abs((g.unit_rows * g.unit_rows) * (dpbayes.release_json(rel) ->> 'ndraws')::int
+                      * ((dpbayes.release_json(rel) ->> 'epsilon_per_draw')::float8) ^ 2 / 8 - g.rho)
+                  > 1e-12 * g.rho THEN
                 RAISE EXCEPTION 'the release does not match its charge' USING ERRCODE = 'P0003';
             END IF;
             -- signed over its canonical form, the request id, the dataset
@@ -733,6 +794,15 @@ AS 'MODULE_PATHNAME', 'dpbayes_governed_release' LANGUAGE C;
 COMMENT ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) IS
   'governed release: commits the exact charge against the dataset''s budget (SQLSTATE DP001 when it would be exceeded), then computes, signs and stores the release under request_id (idempotent per requester; DP002 when it failed after the charge); read it from dpbayes.my_requests.  Not inside a transaction block.';
 
+-- (another name, not an overload of dpbayes.release: a privacy value
+-- written as a quoted literal would then be ambiguous)
+CREATE OR REPLACE PROCEDURE dpbayes.release_betad(dataset regclass, model text, response text,
+    features text[], betad dpbayes.betad_params, request_id text,
+    group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
+AS 'MODULE_PATHNAME', 'dpbayes_governed_release' LANGUAGE C;
+COMMENT ON PROCEDURE dpbayes.release_betad(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) IS
+  'governed betaD release (model betad_logistic or betad_linear, parameters from dpbayes.betad(...)): charges the draws'' epsilon (rho = k eps1^2 / 8) to the dataset''s budget, then makes, signs and stores one private posterior draw per group (docs/governance.md §3, docs/betad.md)';
+
 CREATE OR REPLACE VIEW dpbayes.my_requests WITH (security_barrier) AS
 SELECT g.request_id, g.relation, g.model, g.response, g.features, g.mechanism, g.sensitivity,
        g.noise_scale, g.rho, g.epsilon, g.delta, g.neighbours, g.group_count, g.unit_rows, g.group_by, r.group_key, g.status,
@@ -754,6 +824,8 @@ COMMENT ON VIEW dpbayes.my_requests IS
 REVOKE ALL ON dpbayes.my_requests FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[]),
+    dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]),
+    dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[]),
     dpbayes._compute(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
     dpbayes._may_manage(regclass), dpbayes._audit(regclass, uuid, text, jsonb, double precision,
         double precision, double precision, text),
@@ -762,7 +834,8 @@ REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.pri
     dpbayes.register_dataset(regclass, double precision, double precision, text, integer),
     dpbayes.set_budget(regclass, double precision, double precision),
     dpbayes.grant_dataset(regclass, regrole), dpbayes.revoke_dataset(regclass, regrole) FROM PUBLIC;
-REVOKE ALL ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) FROM PUBLIC;
+REVOKE ALL ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]),
+    dpbayes.release_betad(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) FROM PUBLIC;
 
 -- The ledger role: a NOLOGIN role with no members that owns the ledger, the
 -- signing keys and the SECURITY DEFINER routines.  Made here when missing;
@@ -813,6 +886,8 @@ BEGIN
     END LOOP;
     FOREACH o IN ARRAY ARRAY[
         'dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[])',
+        'dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[])',
+        'dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[])',
         'dpbayes._compute(text)', 'dpbayes.budget(regclass)', 'dpbayes._may_use(regclass)',
         'dpbayes._may_manage(regclass)',
         'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
@@ -838,7 +913,8 @@ BEGIN
                    'dpbayes.grant_dataset(regclass, regrole), dpbayes.revoke_dataset(regclass, regrole), '
                    'dpbayes.audit_verify(), dpbayes.rotate_signing_key() TO %I', owner_role);
     EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes.budget(regclass) TO %I, %I', owner_role, analyst_role);
-    EXECUTE format('GRANT EXECUTE ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]) TO %I, %I', owner_role, analyst_role);
+    EXECUTE format('GRANT EXECUTE ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]), '
+                   'dpbayes.release_betad(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) TO %I, %I', owner_role, analyst_role);
     EXECUTE format('GRANT SELECT ON dpbayes.my_requests TO %I, %I', owner_role, analyst_role);
     -- datasets registered before the ledger role read them (0.1.0 read them
     -- as the owner role): the ledger role may read them now

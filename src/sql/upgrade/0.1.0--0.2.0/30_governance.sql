@@ -62,6 +62,10 @@ WHERE o.request_id = c.request_id;
 SELECT setval('dpbayes.charge_id_seq', coalesce((SELECT max(id) FROM dpbayes.charge), 1),
               (SELECT count(*) > 0 FROM dpbayes.charge));
 ALTER TABLE dpbayes.charge ALTER COLUMN relation_name SET NOT NULL;
+-- governed betaD releases: their parameters instead of a privacy value
+ALTER TABLE dpbayes.charge ALTER COLUMN privacy DROP NOT NULL;
+ALTER TABLE dpbayes.charge ADD COLUMN betad dpbayes.betad_params;
+ALTER TABLE dpbayes.charge ADD CONSTRAINT charge_one_params CHECK ((privacy IS NULL) <> (betad IS NULL));
 ALTER TABLE dpbayes.charge ADD PRIMARY KEY (id);
 ALTER TABLE dpbayes.charge ADD UNIQUE (requested_by, request_id);
 SELECT pg_catalog.pg_extension_config_dump('dpbayes.charge_id_seq', '');
