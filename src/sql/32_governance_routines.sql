@@ -490,6 +490,11 @@ BEGIN
     spec := jsonb_build_object('model', model, 'response', response, 'features', to_jsonb(features),
                                'privacy', coalesce(to_jsonb(privacy), to_jsonb(betad)), 'group_by', group_by,
                                'group_keys', to_jsonb(group_keys));
+    -- what the audit log keeps of a request is bounded (64 kB)
+    IF octet_length(spec::text) > 65536 THEN
+        RAISE EXCEPTION 'the request is too large' USING ERRCODE = '54000',
+            DETAIL = 'Its specification (columns, parameters, group keys) takes more than 64 kB.';
+    END IF;
 
     -- 2. the grant (no lock): not registered and not granted look the same
     SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = dataset;
@@ -684,6 +689,24 @@ SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET b
 $$;
 COMMENT ON FUNCTION dpbayes._binding(dpbayes.charge, uuid, text) IS
   'internal: the SHA-256 of what a governed release''s signature binds besides the release: dataset name and id, charge id, request id, requester, model, response and feature columns, group column and key';
+
+-- Whether a governed release's binding names a released charge of the
+-- ledger: some charge with this request id whose binding, for one of its
+-- stored group keys, is this one (dpbayes.verify_detail; a deleted charge or
+-- a release moved to another dataset, column or requester fails it).
+CREATE OR REPLACE FUNCTION dpbayes._ledger_binding_ok(request_id text, binding bytea)
+RETURNS boolean LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+    SELECT EXISTS (
+        SELECT 1 FROM dpbayes.charge c
+        JOIN dpbayes.dataset d ON d.relation = c.relation
+        JOIN dpbayes.released r ON r.charge_id = c.id
+        WHERE c.request_id = $1 AND c.status = 'released'
+          AND dpbayes._binding(c, d.id, r.group_key) = $2)
+$$;
+COMMENT ON FUNCTION dpbayes._ledger_binding_ok(text, bytea) IS
+  'internal (for dpbayes.verify_detail, so executable by all): whether a released charge of the ledger has this request id and signature binding (only a signed release can ask: the binding covers the dataset''s stable id, which analysts cannot read)';
 
 -- Step (b): computes the release of a charge committed by an earlier
 -- transaction (status charged), signs and stores it, or records the failure;
@@ -892,7 +915,7 @@ BEGIN
         'dpbayes._may_manage(regclass)',
         'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
         'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name)',
-        'dpbayes._binding(dpbayes.charge, uuid, text)',
+        'dpbayes._binding(dpbayes.charge, uuid, text)', 'dpbayes._ledger_binding_ok(text, bytea)',
         'dpbayes.register_dataset(regclass, double precision, double precision, text, integer)',
         'dpbayes.set_budget(regclass, double precision, double precision)',
         'dpbayes.grant_dataset(regclass, regrole)', 'dpbayes.revoke_dataset(regclass, regrole)',
