@@ -12,6 +12,10 @@
  * or a long statement of their own: a charge is always committed before its
  * release is computed, and the release is committed before CALL returns.
  *
+ * Before (b), dpbayes._compute_begin counts the computation's start and is
+ * committed: a computation that is interrupted (cancelled, timed out) is not
+ * run again for the same charge, so its duration cannot be sampled for free.
+ *
  * Each step runs in a transaction of its own at READ COMMITTED, whatever the
  * session's default_transaction_isolation: the CALL's own transaction (whose
  * snapshot was taken at the session's level) is committed first, empty.
@@ -103,6 +107,7 @@ dpbayes_governed_release(PG_FUNCTION_ARGS)
 	Oid			argtypes[GOV_MAX_ARGS];
 	Oid			nsp,
 				charge_fn,
+				begin_fn,
 				compute_fn,
 				text_oid = TEXTOID;
 	HeapTuple	tp;
@@ -133,6 +138,7 @@ dpbayes_governed_release(PG_FUNCTION_ARGS)
 		argtypes[i] = pp->proargtypes.values[i];
 	ReleaseSysCache(tp);
 	charge_fn = gov_function(nsp, "_charge", nargs, argtypes);
+	begin_fn = gov_function(nsp, "_compute_begin", 1, &text_oid);
 	compute_fn = gov_function(nsp, "_compute", 1, &text_oid);
 
 	/* the arguments outlive the commits below */
@@ -163,9 +169,17 @@ dpbayes_governed_release(PG_FUNCTION_ARGS)
 			Datum		rid[1] = {args[5]};
 			bool		rnull[1] = {nulls[5]};
 
+			/* the start is committed first: an interrupted computation
+			 * is not run again (dpbayes._compute_begin) */
 			gov_read_committed();
-			st = gov_call(compute_fn, 1, rid, rnull);
+			st = gov_call(begin_fn, 1, rid, rnull);
 			SPI_commit();
+			if (st != NULL && strcmp(st, "charged") == 0)
+			{
+				gov_read_committed();
+				st = gov_call(compute_fn, 1, rid, rnull);
+				SPI_commit();
+			}
 		}
 		SPI_finish();
 	}

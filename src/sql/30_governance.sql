@@ -82,6 +82,9 @@ CREATE TABLE dpbayes.charge (
     charged_in_xact xid8 NOT NULL DEFAULT pg_current_xact_id(),
     relation_name text NOT NULL,
     betad         dpbayes.betad_params,       -- betad_logistic, betad_linear
+    -- computations started (committed before each starts): an interrupted
+    -- one is not rerun, so its duration cannot be measured again for free
+    compute_attempts integer NOT NULL DEFAULT 0,
     UNIQUE (requested_by, request_id),
     CONSTRAINT charge_one_params CHECK ((privacy IS NULL) <> (betad IS NULL))
 );

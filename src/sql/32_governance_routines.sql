@@ -103,6 +103,18 @@ DECLARE
     at timestamptz := clock_timestamp();
     nh bytea;
 BEGIN
+    -- a refusal or a duplicate costs nothing: its row keeps at most 2 kB of
+    -- the request (the columns and parameters, and a digest of the rest)
+    IF outcome <> 'charged' AND octet_length(spec::text) > 2048 THEN
+        spec := jsonb_build_object('model', spec -> 'model', 'response', spec -> 'response',
+                    'features', CASE WHEN octet_length((spec -> 'features')::text) <= 1024
+                                     THEN spec -> 'features' END,
+                    'group_by', spec -> 'group_by',
+                    'group_key_count', CASE jsonb_typeof(spec -> 'group_keys')
+                                       WHEN 'array' THEN jsonb_array_length(spec -> 'group_keys') ELSE 0 END,
+                    'bytes', octet_length(spec::text),
+                    'sha256', encode(sha256(convert_to(spec::text, 'UTF8')), 'hex'));
+    END IF;
     INSERT INTO dpbayes.audit_head AS x (one, seq, hash) VALUES (true, 1, '\x'::bytea)
     ON CONFLICT (one) DO UPDATE SET seq = x.seq + 1
     RETURNING x.seq, x.hash INTO h;
@@ -196,6 +208,21 @@ END $$;
 COMMENT ON FUNCTION dpbayes.audit_verify() IS
   'checks the ledger: the audit log''s hash chain and head (any edit, deletion or reordering), the datasets'' running totals against their charges, and that charges and their audit rows match; one row per check';
 
+-- Whether the rows of a relation can be partitioned by this column (the
+-- privacy unit): the window of _source planned and run on no row.
+CREATE OR REPLACE FUNCTION dpbayes._unit_partitionable(relation regclass, unit name)
+RETURNS boolean LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    EXECUTE format('SELECT pg_catalog.row_number() OVER (PARTITION BY t.%I) FROM %s t WHERE false',
+                   unit, relation);
+    RETURN true;
+EXCEPTION WHEN undefined_function THEN
+    RETURN false;
+END $$;
+COMMENT ON FUNCTION dpbayes._unit_partitionable(regclass, name) IS
+  'internal: whether rows can be partitioned by the column (its type has an ordering), tried on no row';
+REVOKE ALL ON FUNCTION dpbayes._unit_partitionable(regclass, name) FROM PUBLIC;
+
 -- (src/sql/25_signing.sql has the keys; rotation is audited, so it is here)
 CREATE OR REPLACE FUNCTION dpbayes.rotate_signing_key() RETURNS bytea
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -259,6 +286,13 @@ BEGIN
         RAISE EXCEPTION 'the ledger role cannot read the relation' USING ERRCODE = '42501',
             DETAIL = 'Governed releases read the rows as the ledger role, which owns the ledger.',
             HINT = 'Grant it USAGE on the schema and SELECT on the relation (GRANT SELECT ON <relation> TO dpbayes_ledger).';
+    END IF;
+    -- the unit column must be partitionable (an ordering operator): tried on
+    -- no row at all
+    IF privacy_unit IS NOT NULL AND NOT dpbayes._unit_partitionable(relation, privacy_unit) THEN
+        RAISE EXCEPTION 'the privacy unit column has no ordering' USING ERRCODE = '42883',
+            DETAIL = 'Rows are grouped by unit with an ordering operator of the column''s type.',
+            HINT = 'Use a column of a type with a default btree ordering (integer, text, uuid, ...).';
     END IF;
     IF EXISTS (SELECT 1 FROM dpbayes.dataset x WHERE x.relation = register_dataset.relation) THEN
         RAISE EXCEPTION 'the relation is already a registered dataset' USING ERRCODE = '42710',
@@ -535,6 +569,12 @@ BEGIN
         END IF;
     END LOOP;
 
+    IF ds.privacy_unit IS NOT NULL AND NOT dpbayes._unit_partitionable(dataset, ds.privacy_unit) THEN
+        RAISE EXCEPTION 'the privacy unit column has no ordering' USING ERRCODE = '42883',
+            DETAIL = 'Nothing was charged.',
+            HINT = 'The dataset''s owner registers it with a unit column of a type with a default btree ordering.';
+    END IF;
+
     -- 4. the same request again: its status (per requester)
     SELECT * INTO old FROM dpbayes.charge g
     WHERE g.requested_by = session_user AND g.request_id = _charge_any.request_id;
@@ -573,6 +613,13 @@ BEGIN
         RAISE EXCEPTION 'the dataset is busy with another request' USING ERRCODE = '55P03',
             DETAIL = 'Nothing was charged.', HINT = 'Try again.';
     END;
+    -- the same request may have been charged while this one waited
+    PERFORM 1 FROM dpbayes.charge g
+    WHERE g.requested_by = session_user AND g.request_id = _charge_any.request_id;
+    IF FOUND THEN
+        RETURN dpbayes._charge_any(dataset, model, response, features, privacy, betad,
+                                   request_id, group_by, group_keys);
+    END IF;
     c := dpbayes.compose(ds.spent_rho + ch.rho, ds.spent_epsilon + ch.epsilon,
                          ds.spent_delta + ch.delta, ds.spent_charges + 1, ds.epsilon, ds.delta);
     IF NOT c.fits THEN
@@ -583,12 +630,18 @@ BEGIN
     UPDATE dpbayes.dataset d SET spent_charges = d.spent_charges + 1, spent_rho = d.spent_rho + ch.rho,
         spent_epsilon = d.spent_epsilon + ch.epsilon, spent_delta = d.spent_delta + ch.delta
     WHERE d.relation = dataset;
-    INSERT INTO dpbayes.charge (request_id, relation, model, response, features, privacy,
-        mechanism, sensitivity, noise_scale, rho, epsilon, delta, neighbours, unit_rows,
-        group_by, group_keys, group_count, relation_name, betad)
-    VALUES (request_id, dataset, model, response, features, privacy,
-        ch.mechanism, ch.sensitivity, ch.noise_scale, ch.rho, ch.epsilon, ch.delta, ch.neighbours, k,
-        group_by, group_keys, coalesce(cardinality(group_keys), 1), dataset::text, betad);
+    BEGIN
+        INSERT INTO dpbayes.charge (request_id, relation, model, response, features, privacy,
+            mechanism, sensitivity, noise_scale, rho, epsilon, delta, neighbours, unit_rows,
+            group_by, group_keys, group_count, relation_name, betad)
+        VALUES (request_id, dataset, model, response, features, privacy,
+            ch.mechanism, ch.sensitivity, ch.noise_scale, ch.rho, ch.epsilon, ch.delta, ch.neighbours, k,
+            group_by, group_keys, coalesce(cardinality(group_keys), 1), dataset::text, betad);
+    EXCEPTION WHEN unique_violation THEN
+        -- charged meanwhile on another dataset under the same id
+        RAISE EXCEPTION 'the request id was already used for a different request'
+            USING ERRCODE = '23505', HINT = 'Use a new request id for a new request.';
+    END;
     PERFORM dpbayes._audit(dataset, ds.id, request_id, spec, ch.rho, ch.epsilon, ch.delta, 'charged');
     RETURN 'charged';
 END $$;
@@ -707,6 +760,41 @@ SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET b
 $$;
 COMMENT ON FUNCTION dpbayes._ledger_binding_ok(text, bytea) IS
   'internal (for dpbayes.verify_detail, so executable by all): whether a released charge of the ledger has this request id and signature binding (only a signed release can ask: the binding covers the dataset''s stable id, which analysts cannot read)';
+
+-- Before step (b), in a transaction of its own (committed before the
+-- computation starts): counts the attempt.  A charge whose computation was
+-- started before and never finished (cancelled, timed out, a crash) is not
+-- computed again: it fails, so the duration of a computation over the rows
+-- cannot be measured again and again for one charge.
+CREATE OR REPLACE FUNCTION dpbayes._compute_begin(request_id text)
+RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+DECLARE
+    g dpbayes.charge;
+BEGIN
+    SELECT * INTO g FROM dpbayes.charge c
+    WHERE c.requested_by = session_user AND c.request_id = _compute_begin.request_id FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no charge of yours has this request id' USING ERRCODE = '42704';
+    END IF;
+    IF g.status <> 'charged' THEN
+        RETURN g.status;
+    END IF;
+    IF g.compute_attempts > 0 THEN
+        UPDATE dpbayes.charge c SET status = 'failed', finished_at = clock_timestamp(),
+            error_sqlstate = '57014',
+            error_message = 'the computation of the release was interrupted before it finished'
+        WHERE c.id = g.id;
+        PERFORM dpbayes._audit(g.relation, (SELECT d.id FROM dpbayes.dataset d WHERE d.relation = g.relation),
+                               g.request_id, NULL, g.rho, g.epsilon, g.delta, 'failed: 57014');
+        RETURN 'failed';
+    END IF;
+    UPDATE dpbayes.charge c SET compute_attempts = 1 WHERE c.id = g.id;
+    RETURN 'charged';
+END $$;
+COMMENT ON FUNCTION dpbayes._compute_begin(text) IS
+  'internal, before step (b) of dpbayes.release (granted to nobody): counts the computation''s start in a committed transaction; a charge whose computation was interrupted fails instead of running again';
 
 -- Step (b): computes the release of a charge committed by an earlier
 -- transaction (status charged), signs and stores it, or records the failure;
@@ -849,7 +937,7 @@ REVOKE ALL ON dpbayes.my_requests FROM PUBLIC;
 REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[]),
     dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]),
     dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[]),
-    dpbayes._compute(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
+    dpbayes._compute(text), dpbayes._compute_begin(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
     dpbayes._may_manage(regclass), dpbayes._audit(regclass, uuid, text, jsonb, double precision,
         double precision, double precision, text),
     dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name),
@@ -911,7 +999,8 @@ BEGIN
         'dpbayes._charge(regclass, text, text, text[], dpbayes.privacy, text, name, text[])',
         'dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[])',
         'dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[])',
-        'dpbayes._compute(text)', 'dpbayes.budget(regclass)', 'dpbayes._may_use(regclass)',
+        'dpbayes._compute(text)', 'dpbayes._compute_begin(text)', 'dpbayes.budget(regclass)',
+        'dpbayes._may_use(regclass)', 'dpbayes._unit_partitionable(regclass, name)',
         'dpbayes._may_manage(regclass)',
         'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
         'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name)',

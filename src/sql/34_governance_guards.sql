@@ -1,7 +1,8 @@
 -- ---------------------------------------------------------------------------
--- The ledger is append-only (docs/governance.md §9): the only change a
--- charge ever sees is its status moving once, charged -> released | failed,
--- with its finish time and error; audit rows and releases never change; no
+-- The ledger is append-only (docs/governance.md §7): the only changes a
+-- charge ever sees are its count of started computations growing and its
+-- status moving once, charged -> released | failed, with its finish time and
+-- error; audit rows and releases never change; no
 -- ledger row is deleted and no ledger table truncated; a dataset's running
 -- totals only grow; a signing key is never deleted and only gets its retired
 -- and revoked times once.  The ledger role owns these tables and could drop
@@ -17,9 +18,14 @@ DECLARE
 BEGIN
     IF TG_OP = 'UPDATE' THEN
         IF TG_TABLE_NAME = 'charge' THEN
-            same := (to_jsonb(OLD) - ARRAY['status', 'finished_at', 'error_sqlstate', 'error_message'])
-                    = (to_jsonb(NEW) - ARRAY['status', 'finished_at', 'error_sqlstate', 'error_message']);
-            IF same AND OLD.status = 'charged' AND NEW.status IN ('released', 'failed') THEN
+            same := (to_jsonb(OLD) - ARRAY['status', 'finished_at', 'error_sqlstate', 'error_message',
+                                            'compute_attempts'])
+                    = (to_jsonb(NEW) - ARRAY['status', 'finished_at', 'error_sqlstate', 'error_message',
+                                             'compute_attempts']);
+            IF same AND OLD.status = 'charged' AND NEW.compute_attempts >= OLD.compute_attempts
+               AND (NEW.status IN ('released', 'failed')
+                    OR (NEW.status = 'charged' AND NEW.finished_at IS NULL
+                        AND NEW.error_sqlstate IS NULL AND NEW.error_message IS NULL)) THEN
                 RETURN NEW;
             END IF;
         ELSIF TG_TABLE_NAME = 'dataset' THEN

@@ -66,6 +66,7 @@ ALTER TABLE dpbayes.charge ALTER COLUMN relation_name SET NOT NULL;
 ALTER TABLE dpbayes.charge ALTER COLUMN privacy DROP NOT NULL;
 ALTER TABLE dpbayes.charge ADD COLUMN betad dpbayes.betad_params;
 ALTER TABLE dpbayes.charge ADD CONSTRAINT charge_one_params CHECK ((privacy IS NULL) <> (betad IS NULL));
+ALTER TABLE dpbayes.charge ADD COLUMN compute_attempts integer NOT NULL DEFAULT 0;
 ALTER TABLE dpbayes.charge ADD PRIMARY KEY (id);
 ALTER TABLE dpbayes.charge ADD UNIQUE (requested_by, request_id);
 SELECT pg_catalog.pg_extension_config_dump('dpbayes.charge_id_seq', '');
