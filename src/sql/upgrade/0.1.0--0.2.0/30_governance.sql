@@ -66,7 +66,12 @@ ALTER TABLE dpbayes.charge ALTER COLUMN relation_name SET NOT NULL;
 ALTER TABLE dpbayes.charge ALTER COLUMN privacy DROP NOT NULL;
 ALTER TABLE dpbayes.charge ADD COLUMN betad dpbayes.betad_params;
 ALTER TABLE dpbayes.charge ADD CONSTRAINT charge_one_params CHECK ((privacy IS NULL) <> (betad IS NULL));
-ALTER TABLE dpbayes.charge ADD COLUMN compute_attempts integer NOT NULL DEFAULT 0;
+-- (added empty, then filled: a constant default would be stored as the
+-- column's "missing value", which a fresh table does not have)
+ALTER TABLE dpbayes.charge ADD COLUMN compute_attempts integer;
+UPDATE dpbayes.charge SET compute_attempts = 0;
+ALTER TABLE dpbayes.charge ALTER COLUMN compute_attempts SET DEFAULT 0,
+    ALTER COLUMN compute_attempts SET NOT NULL;
 ALTER TABLE dpbayes.charge ADD PRIMARY KEY (id);
 ALTER TABLE dpbayes.charge ADD UNIQUE (requested_by, request_id);
 SELECT pg_catalog.pg_extension_config_dump('dpbayes.charge_id_seq', '');
