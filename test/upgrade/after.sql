@@ -16,6 +16,15 @@ FROM dpbayes.released;
 SELECT pg_temp.expect(count(*) = (SELECT count(*) FROM dpbayes.released) AND bool_and(dpbayes.verify(r)),
     'the ' || count(*) || ' stored copies of governed releases verify')
 FROM public.stored_release WHERE name LIKE 'governed %';
+SELECT pg_temp.expect(count(*) >= 5 AND bool_and(s.version = 1 AND s.binding IS NULL),
+    'they carry signatures of version 1 (no binding)')
+FROM dpbayes.released r, dpbayes.release_signature(r.release) s;
+-- a stored betaD release signed (version 2) with the active key after the upgrade
+SELECT pg_temp.expect(count(*) = 1 AND bool_and(dpbayes.verify_detail(
+           dpbayes._sign(r, 'after-upgrade-betad', 'public.patients', sha256('after-upgrade'),
+                         (dpbayes._signing_key()).private_key)) = 'valid'),
+    'a stored betaD release signed with a binding (version 2) verifies')
+FROM public.stored_release WHERE name = 'betad logistic';
 SELECT pg_temp.expect(count(*) = 5 AND bool_and(r::text::dpbayes.release::text = r::text)
     AND bool_and(dpbayes.release_json(r)->>'format' = 'dpbayes.release'),
     'the ' || count(*) || ' stored ordinary releases read (text round trip, json)')
