@@ -26,6 +26,14 @@ to_bytea(const unsigned char *b, int n)
 	return v;
 }
 
+/* argument 0, the release, detoasted once (the kind test and the unpack
+ * both read it) */
+static Datum
+release_arg(FunctionCallInfo fcinfo)
+{
+	return PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(0)));
+}
+
 static const unsigned char *
 key_arg(FunctionCallInfo fcinfo, int i, const char *what)
 {
@@ -94,14 +102,15 @@ dpbayes_sign(PG_FUNCTION_ARGS)
 	dpb_err		err;
 	dpb_status	st;
 	const unsigned char *priv = key_arg(fcinfo, 3, "private");
+	Datum		rd = release_arg(fcinfo);
 
-	if (dpb_pg_datum_is_betad(PG_GETARG_DATUM(0)))
+	if (dpb_pg_datum_is_betad(rd))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a betaD release is signed only with a binding"),
 				 errdetail("Signatures of betaD releases are of version 2, which also signs a 32-byte digest of the request."),
 				 errhint("Call dpbayes._sign(r, request_id, dataset, binding, private_key).")));
-	dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
+	dpb_pg_release_from_datum(rd, &r);
 	refuse_insecure(r.insecure, r.p.mechanism == DPB_MECH_NONE);
 	st = dpb_release_sign(&r, priv, utf8_arg(fcinfo, 1), utf8_arg(fcinfo, 2), &err);
 	if (st != DPB_OK)
@@ -124,6 +133,7 @@ dpbayes_sign_v2(PG_FUNCTION_ARGS)
 			   *binding;
 	dpb_err		err;
 	dpb_status	st;
+	Datum		rd;
 
 	if (VARSIZE_ANY_EXHDR(bd) != DPB_SIG_BINDING_BYTES)
 		ereport(ERROR,
@@ -132,11 +142,12 @@ dpbayes_sign_v2(PG_FUNCTION_ARGS)
 				 errdetail("The binding is the SHA-256 digest of the request's canonical description."),
 				 errhint("Pass sha256(convert_to(description, 'UTF8')).")));
 	binding = (const unsigned char *) VARDATA_ANY(bd);
-	if (dpb_pg_datum_is_betad(PG_GETARG_DATUM(0)))
+	rd = release_arg(fcinfo);
+	if (dpb_pg_datum_is_betad(rd))
 	{
 		dpb_betad_release b;
 
-		dpb_pg_betad_release_from_datum(PG_GETARG_DATUM(0), &b);
+		dpb_pg_betad_release_from_datum(rd, &b);
 		refuse_insecure(b.insecure, false);
 		st = dpb_betad_sign(&b, priv, utf8_arg(fcinfo, 1), utf8_arg(fcinfo, 2), binding, &err);
 		if (st != DPB_OK)
@@ -147,7 +158,7 @@ dpbayes_sign_v2(PG_FUNCTION_ARGS)
 	{
 		dpb_release r;
 
-		dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
+		dpb_pg_release_from_datum(rd, &r);
 		refuse_insecure(r.insecure, r.p.mechanism == DPB_MECH_NONE);
 		st = dpb_release_sign2(&r, priv, utf8_arg(fcinfo, 1), utf8_arg(fcinfo, 2), binding,
 							   &err);
@@ -198,7 +209,7 @@ release_signature(FunctionCallInfo fcinfo, int ncols)
 				 errmsg("function return row and query-specified return row do not match"),
 				 errdetail("The signature has %d fields; the declared result has %d.",
 						   ncols, td->natts)));
-	release_sig_of(PG_GETARG_DATUM(0), &sig);
+	release_sig_of(release_arg(fcinfo), &sig);
 	if (!sig.present)
 		for (j = 0; j < ncols; j++)
 			nulls[j] = true;
@@ -251,20 +262,21 @@ Datum
 dpbayes_verify_signature(PG_FUNCTION_ARGS)
 {
 	const unsigned char *pub = key_arg(fcinfo, 1, "public");
+	Datum		rd = release_arg(fcinfo);
 	dpb_sig_check c;
 
-	if (dpb_pg_datum_is_betad(PG_GETARG_DATUM(0)))
+	if (dpb_pg_datum_is_betad(rd))
 	{
 		dpb_betad_release b;
 
-		dpb_pg_betad_release_from_datum(PG_GETARG_DATUM(0), &b);
+		dpb_pg_betad_release_from_datum(rd, &b);
 		c = dpb_betad_verify(&b, pub);
 	}
 	else
 	{
 		dpb_release r;
 
-		dpb_pg_release_from_datum(PG_GETARG_DATUM(0), &r);
+		dpb_pg_release_from_datum(rd, &r);
 		c = dpb_release_verify(&r, pub);
 	}
 	PG_RETURN_TEXT_P(cstring_to_text(dpb_sig_check_name(c)));

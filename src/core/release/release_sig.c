@@ -290,8 +290,7 @@ dpb_sig_block_read(const unsigned char *p, size_t len, int versioned, dpb_releas
 		{
 			memset(sig, 0, sizeof(*sig));
 			dpb_err_set(err, "unsupported release signature version",
-						"The release's signature block is of version %d; this build reads version 2.",
-						p[-1]);
+						"The release's signature block is of an unknown version; this build reads version 2.");
 			return DPB_ECORRUPT;
 		}
 	}
