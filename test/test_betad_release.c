@@ -238,8 +238,9 @@ exact_audit(void)
 
 /*
  * The number of records: none under add/remove (-1), N >= 1 under replace;
- * a version-1 release (dpbayes 0.1.0: replace-one, 26 header values) still
- * reads.  buf holds r (add/remove) packed.
+ * a version-1 release (dpbayes 0.1.0: replace-one, 26 header values) and a
+ * version-2 one (27 header values, no signature flag) still read.  buf
+ * holds r (add/remove) packed.
  */
 static void
 check_n_fields(const dpb_betad_release *r, const unsigned char *buf, size_t len)
@@ -278,14 +279,36 @@ check_n_fields(const dpb_betad_release *r, const unsigned char *buf, size_t len)
 	CHECK(dpb_betad_to_json(&rr, &js) == DPB_OK &&
 		  strstr(js.data, "\"neighbours\": \"replace\", \"n\": 57") != NULL, "replace json");
 	dpb_buf_free(&js);
+	/* version 2 (0.2.0 before signatures): the first 27 header values, no
+	 * signature flag */
+	{
+		size_t		l3 = dpb_betad_packed_size(&rr),
+					l2 = l3 - 8;
+		unsigned char *v2 = malloc(l2);
+
+		memcpy(v2, c, 4 + 8 * 27);
+		memcpy(v2 + 4 + 8 * 27, c + 4 + 8 * 28, l3 - (4 + 8 * 28));
+		v = 2;
+		memcpy(v2 + 4, &v, 8);
+		CHECK(dpb_betad_unpack(v2, l2, &r2, &err) == DPB_OK && r2.n == 57 &&
+			  r2.s.neighbours == DPB_NB_REPLACE && !r2.sig.present &&
+			  memcmp(r2.draws, r->draws, sizeof(double) * dpb_betad_nvar(&r->s)) == 0,
+			  "a version-2 release reads: %s", err.msg);
+		dpb_betad_release_free(&r2);
+		CHECK(dpb_betad_unpack(v2, l2 - 8, &r2, &err) == DPB_ECORRUPT, "version 2 truncated");
+		v = 4;
+		memcpy(v2 + 4, &v, 8);
+		CHECK(dpb_betad_unpack(v2, l2, &r2, &err) == DPB_ECORRUPT, "version 4 accepted");
+		free(v2);
+	}
 	/* version 1: the first 26 header values, version 1, no neighbours */
 	{
 		size_t		l2 = dpb_betad_packed_size(&rr),
-					l1 = l2 - 8;
+					l1 = l2 - 16;
 
 		v1 = malloc(l1);
 		memcpy(v1, c, 4 + 8 * 26);
-		memcpy(v1 + 4 + 8 * 26, c + 4 + 8 * 27, l2 - (4 + 8 * 27));
+		memcpy(v1 + 4 + 8 * 26, c + 4 + 8 * 28, l2 - (4 + 8 * 28));
 		v = 1;
 		memcpy(v1 + 4, &v, 8);
 		CHECK(dpb_betad_unpack(v1, l1, &r2, &err) == DPB_OK && r2.n == 57 &&

@@ -62,9 +62,13 @@ void		dpb_pg_warn_insecure(const dpb_release *r);
 void		dpb_pg_release_from_json(const char *text, dpb_release *r);
 Datum		dpb_pg_release_in_any(const char *text);
 
-/* release_io.c: a betaD release into a new dpbayes.release datum. */
+/* release_io.c: a betaD release into a new dpbayes.release datum; whether
+ * a release datum is of kind betad; a betaD release datum into a
+ * dpb_betad_release with palloc'd draws (validated). */
 struct dpb_betad_release;
 Datum		dpb_pg_betad_to_datum(const struct dpb_betad_release *r);
+bool		dpb_pg_datum_is_betad(Datum d);
+void		dpb_pg_betad_release_from_datum(Datum d, struct dpb_betad_release *r);
 
 /* input.c: untrusted input.  dpb_pg_quote: at most 64 bytes of s, escaped,
  * for a message (names.h).  dpb_pg_numeric_float8: a numeric as double

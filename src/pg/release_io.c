@@ -48,6 +48,18 @@ betad_from_varlena(struct varlena *v, dpb_betad_release *r, int corrupt_code)
 	r->draws = draws;
 }
 
+bool
+dpb_pg_datum_is_betad(Datum d)
+{
+	return varlena_is_betad(PG_DETOAST_DATUM(d));
+}
+
+void
+dpb_pg_betad_release_from_datum(Datum d, dpb_betad_release *r)
+{
+	betad_from_varlena(PG_DETOAST_DATUM(d), r, ERRCODE_DATA_CORRUPTED);
+}
+
 Datum
 dpb_pg_betad_to_datum(const dpb_betad_release *r)
 {

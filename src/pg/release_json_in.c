@@ -163,23 +163,39 @@ sig_text(JsonbValue *v, const char *key, char *out)
 	strlcpy(out, s, DPB_SIG_TEXT_MAX);
 }
 
-/* The optional "signature" object (release_sig.c); not checked here:
- * dpbayes.verify() does that against the server's keys. */
+/*
+ * The optional "signature" object (release_sig.c); not checked here:
+ * dpbayes.verify() does that against the server's keys.  "version" is
+ * absent for version 1 (the text form of 0.1.0) and 2 for version 2, which
+ * has a "binding"; a betaD release's signature is of version 2 only.
+ */
 static void
-signature_from_json(JsonbValue *v, dpb_release_sig *sig)
+signature_from_json(JsonbValue *v, dpb_release_sig *sig, bool v1_allowed)
 {
 	JsonbContainer *c;
+	JsonbValue *vv;
 	char	   *alg;
 
 	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
 		bad("Key \"signature\" must be an object.");
 	c = v->val.binary.data;
+	memset(sig, 0, sizeof(*sig));
 	alg = str(field(c, "alg", true), "alg");
 	if (strcmp(alg, "ed25519") != 0)
 		bad("Key \"alg\" of the signature must be \"ed25519\".");
+	vv = field(c, "version", false);
+	sig->version = vv == NULL ? DPB_SIG_V1 : (int) integer(vv, "version", 0, 65535);
+	if (sig->version != DPB_SIG_V2 && (sig->version != DPB_SIG_V1 || !v1_allowed))
+		bad(v1_allowed ?
+			"Key \"version\" of the signature must be 2, or absent for version 1." :
+			"Key \"version\" of the signature must be 2: a betad release is signed with a binding.");
 	hex_bytes(field(c, "key_id", true), "key_id", sig->key_id, DPB_SIG_KEYID_BYTES);
 	sig_text(field(c, "request_id", true), "request_id", sig->request_id);
 	sig_text(field(c, "dataset", true), "dataset", sig->dataset);
+	if (sig->version == DPB_SIG_V2)
+		hex_bytes(field(c, "binding", true), "binding", sig->binding, DPB_SIG_BINDING_BYTES);
+	else if (getKeyJsonValueFromContainer(c, "binding", strlen("binding"), NULL) != NULL)
+		bad("Key \"binding\" belongs to a signature of version 2.");
 	hex_bytes(field(c, "value", true), "value", sig->value, DPB_SIG_BYTES);
 	sig->present = 1;
 }
@@ -394,7 +410,7 @@ release_from_root(JsonbContainer *root, dpb_release *r)
 	}
 	v = field(root, "signature", false);
 	if (v != NULL)
-		signature_from_json(v, &r->sig);
+		signature_from_json(v, &r->sig, true);
 	dpb_release_derive(r);
 	st = dpb_release_validate(r, &err);
 	if (st != DPB_OK)
@@ -434,8 +450,8 @@ betad_from_root(JsonbContainer *root, dpb_betad_release *r)
 	if (strcmp(str(field(root, "format", true), "format"), "dpbayes.release") != 0)
 		bad("Key \"format\" must be \"dpbayes.release\".");
 	version = integer(field(root, "version", true), "version", 0, 65535);
-	/* version 1 (0.1.0): replace-one only */
-	if (version != 1 && version != DPB_BETAD_VERSION)
+	/* version 1 (0.1.0): replace-one only; version 2: unsigned */
+	if (version < 1 || version > DPB_BETAD_VERSION)
 		bad("Unsupported betad format version.");
 	s = str(field(root, "model", true), "model");
 	if (strcmp(s, "logistic") != 0 && strcmp(s, "linear") != 0)
@@ -521,6 +537,14 @@ betad_from_root(JsonbContainer *root, dpb_betad_release *r)
 	if (n != nvar)
 		bad("Key \"variables\" must name every released variable.");
 	(void) vars;
+	/* before the draws are allocated: a bad signature leaks nothing */
+	v = field(root, "signature", false);
+	if (v != NULL)
+	{
+		if (version < 3)
+			bad("A betad release of version 1 or 2 is unsigned: a signature needs version 3.");
+		signature_from_json(v, &r->sig, false);
+	}
 	draws = array(field(root, "draws", true), "draws", &n);
 	if (n != sp->ndraws)
 		bad("Key \"draws\" must have ndraws elements.");

@@ -2,7 +2,10 @@
 -- are readable by everyone (dpbayes.verify) and dumped with the ledger; the
 -- private keys are readable by the governance owner only and never dumped
 -- (after a restore, governance_setup makes a new key: old releases still
--- verify against their public keys).
+-- verify against their public keys).  Signatures of version 1 (0.1.0:
+-- release, key id, request id, dataset) are still made by the 4-argument
+-- _sign and verified; version 2 also signs a 32-byte binding and is made by
+-- the 5-argument _sign, for statistics and betaD releases alike.
 CREATE FUNCTION dpbayes._keygen(OUT key_id bytea, OUT public_key bytea, OUT private_key bytea)
 AS 'MODULE_PATHNAME', 'dpbayes_keygen' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION dpbayes._keygen() IS
@@ -11,25 +14,32 @@ CREATE FUNCTION dpbayes._sign(r dpbayes.release, request_id text, dataset text, 
 RETURNS dpbayes.release
 AS 'MODULE_PATHNAME', 'dpbayes_sign' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes._sign(dpbayes.release, text, text, bytea) IS
-  'internal: the release with an Ed25519 signature over its canonical form, the request id and the dataset';
+  'internal: the statistics release with an Ed25519 signature (version 1) over its canonical form, the request id and the dataset';
+CREATE FUNCTION dpbayes._sign(r dpbayes.release, request_id text, dataset text, binding bytea,
+    private_key bytea)
+RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_sign_v2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._sign(dpbayes.release, text, text, bytea, bytea) IS
+  'internal: the release (statistics or betad) with an Ed25519 signature (version 2) over its canonical form, the request id, the dataset and the binding (32 bytes: the SHA-256 of the request''s canonical description)';
 CREATE FUNCTION dpbayes.release_signature(r dpbayes.release, OUT alg text, OUT key_id bytea,
-    OUT request_id text, OUT dataset text)
-AS 'MODULE_PATHNAME', 'dpbayes_release_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    OUT request_id text, OUT dataset text, OUT binding bytea, OUT version integer)
+AS 'MODULE_PATHNAME', 'dpbayes_release_signature_v2' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.release_signature(dpbayes.release) IS
-  'the signature of a governed release: algorithm, key id, request id, dataset (all null when unsigned); not checked: see dpbayes.verify';
+  'the signature of a governed release of any kind: algorithm, key id, request id, dataset, binding (null for version 1) and signature version 1 or 2 (all null when unsigned); not checked: see dpbayes.verify';
 CREATE FUNCTION dpbayes._verify_signature(r dpbayes.release, public_key bytea) RETURNS text
 AS 'MODULE_PATHNAME', 'dpbayes_verify_signature' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes._verify_signature(dpbayes.release, bytea) IS
-  'internal: checks a release''s signature against one Ed25519 public key';
+  'internal: checks a release''s signature (any kind, version 1 or 2) against one Ed25519 public key';
 
 CREATE TABLE dpbayes.signing_key (
     key_id      bytea PRIMARY KEY CHECK (length(key_id) = 8),
     public_key  bytea NOT NULL UNIQUE CHECK (length(public_key) = 32),
     created_at  timestamptz NOT NULL DEFAULT clock_timestamp(),
-    retired_at  timestamptz
+    retired_at  timestamptz,
+    revoked_at  timestamptz
 );
 COMMENT ON TABLE dpbayes.signing_key IS
-  'the public Ed25519 keys of the server''s release signatures (the active one has no retired_at); dpbayes.verify checks against them';
+  'the public Ed25519 keys of the server''s release signatures (the active one has no retired_at; a revoked one has revoked_at, and releases it signed no longer verify); dpbayes.verify checks against them';
 CREATE TABLE dpbayes.signing_secret (
     key_id      bytea PRIMARY KEY REFERENCES dpbayes.signing_key,
     private_key bytea NOT NULL CHECK (length(private_key) = 32)
@@ -69,22 +79,9 @@ END $$;
 COMMENT ON FUNCTION dpbayes._signing_key() IS
   'internal: the active private signing key, made on first use';
 
-CREATE FUNCTION dpbayes.verify_detail(r dpbayes.release) RETURNS text
-LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-    SELECT CASE WHEN s.key_id IS NULL THEN 'unsigned'
-                WHEN k.public_key IS NULL THEN 'unknown key'
-                ELSE dpbayes._verify_signature(r, k.public_key) END
-    FROM dpbayes.release_signature(r) s
-    LEFT JOIN dpbayes.signing_key k ON k.key_id = s.key_id
-$$;
-COMMENT ON FUNCTION dpbayes.verify_detail(dpbayes.release) IS
-  'why a release does or does not verify: valid, unsigned, unknown key (not a key of this server), or signature does not match the release (edited)';
-CREATE FUNCTION dpbayes.verify(r dpbayes.release) RETURNS boolean
-LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
-    SELECT dpbayes.verify_detail(r) = 'valid'
-$$;
-COMMENT ON FUNCTION dpbayes.verify(dpbayes.release) IS
-  'true when the release carries a valid signature by one of this server''s keys: it was made by dpbayes.release under exactly the parameters and values it records';
+-- (dpbayes.verify_detail and dpbayes.verify check the ledger too: they are in
+-- 32_governance_routines.sql)
 REVOKE ALL ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea),
     dpbayes._signing_key() FROM PUBLIC;
+REVOKE ALL ON FUNCTION dpbayes._sign(dpbayes.release, text, text, bytea, bytea) FROM PUBLIC;
 

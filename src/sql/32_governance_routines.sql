@@ -240,6 +240,59 @@ COMMENT ON FUNCTION dpbayes.rotate_signing_key() IS
 
 REVOKE ALL ON FUNCTION dpbayes.rotate_signing_key() FROM PUBLIC;
 
+-- Revocation: a key that leaked (or is distrusted) no longer vouches for
+-- anything, so every release it signed stops verifying; it is also retired.
+-- Audited.
+CREATE OR REPLACE FUNCTION dpbayes.revoke_signing_key(key_id bytea) RETURNS void
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+    IF revoke_signing_key.key_id IS NULL THEN
+        RAISE EXCEPTION 'key_id must not be null' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    UPDATE dpbayes.signing_key k
+    SET revoked_at = coalesce(k.revoked_at, clock_timestamp()),
+        retired_at = coalesce(k.retired_at, clock_timestamp())
+    WHERE k.key_id = revoke_signing_key.key_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'unknown signing key'
+            USING ERRCODE = 'undefined_object',
+                  DETAIL = 'No key in dpbayes.signing_key has this key id.',
+                  HINT = 'The key id of a release is in dpbayes.release_signature(r).';
+    END IF;
+    PERFORM dpbayes._audit(NULL, NULL, NULL, jsonb_build_object('key_id', encode(key_id, 'hex')),
+                           NULL, NULL, NULL, 'key revoked');
+END $$;
+COMMENT ON FUNCTION dpbayes.revoke_signing_key(bytea) IS
+  'revokes a signing key: releases it signed no longer verify (verify_detail says revoked key); retires it too when it is the active key (the next governed release makes a new one); for the governance owner; audited';
+REVOKE ALL ON FUNCTION dpbayes.revoke_signing_key(bytea) FROM PUBLIC;
+
+-- The verdict on a release, one check after the other: signed, by a key of
+-- this server, not revoked, the signature matches, and (version 2) its
+-- binding names a released charge of the ledger (a deleted charge, or a
+-- release that claims another dataset, column or requester, fails).
+-- Version 1 (0.1.0) releases verify under the 0.1.0 rules.
+CREATE OR REPLACE FUNCTION dpbayes.verify_detail(r dpbayes.release) RETURNS text
+LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+    SELECT CASE WHEN s.key_id IS NULL THEN 'unsigned'
+                WHEN k.public_key IS NULL THEN 'unknown key'
+                WHEN k.revoked_at IS NOT NULL THEN 'revoked key'
+                WHEN dpbayes._verify_signature(r, k.public_key) <> 'valid'
+                    THEN dpbayes._verify_signature(r, k.public_key)
+                WHEN s.version >= 2 AND NOT dpbayes._ledger_binding_ok(s.request_id, s.binding)
+                    THEN 'no released charge in the ledger'
+                ELSE 'valid' END
+    FROM dpbayes.release_signature(r) s
+    LEFT JOIN dpbayes.signing_key k ON k.key_id = s.key_id
+$$;
+COMMENT ON FUNCTION dpbayes.verify_detail(dpbayes.release) IS
+  'why a release (of any kind) does or does not verify: valid, unsigned, unknown key (not a key of this server), revoked key, signature does not match the release (edited), or no released charge in the ledger (version 2: its binding names no released charge)';
+CREATE OR REPLACE FUNCTION dpbayes.verify(r dpbayes.release) RETURNS boolean
+LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+    SELECT dpbayes.verify_detail(r) = 'valid'
+$$;
+COMMENT ON FUNCTION dpbayes.verify(dpbayes.release) IS
+  'true when the release (of any kind) carries a valid signature by one of this server''s keys that is not revoked and (version 2) names a released charge of the ledger: it was made by the governed path under exactly the parameters and values it records (verify_detail says why not)';
+
 CREATE OR REPLACE FUNCTION dpbayes.register_dataset(relation regclass, epsilon double precision,
     delta double precision, privacy_unit text DEFAULT NULL,
     max_rows_per_unit integer DEFAULT NULL)
@@ -876,7 +929,7 @@ BEGIN
             rel := dpbayes._sign(rel, g.request_id,
                                  CASE WHEN g.group_by IS NULL THEN g.relation_name
                                       ELSE format('%s [%s = %s]', g.relation_name, g.group_by, kr.key) END,
-                                 -- SIGN5: dpbayes._binding(g, ds.id, kr.key),
+                                 dpbayes._binding(g, ds.id, kr.key),
                                  (dpbayes._signing_key()).private_key);
             INSERT INTO dpbayes.released (request_id, group_key, release, charge_id)
             VALUES (g.request_id, kr.key, rel, g.id);
@@ -1008,13 +1061,15 @@ BEGIN
         'dpbayes.register_dataset(regclass, double precision, double precision, text, integer)',
         'dpbayes.set_budget(regclass, double precision, double precision)',
         'dpbayes.grant_dataset(regclass, regrole)', 'dpbayes.revoke_dataset(regclass, regrole)',
-        'dpbayes._signing_key()', 'dpbayes.rotate_signing_key()'] LOOP
+        'dpbayes._signing_key()', 'dpbayes.rotate_signing_key()', 'dpbayes.revoke_signing_key(bytea)'] LOOP
         EXECUTE format('ALTER FUNCTION %s OWNER TO %I', o, l);
     END LOOP;
-    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea) TO %I', l);
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea), '
+                   'dpbayes._sign(dpbayes.release, text, text, bytea, bytea) TO %I', l);
     -- the private keys are the ledger role's alone (0.1.0 gave the owner
     -- role the key routines)
     EXECUTE format('REVOKE ALL ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea), '
+                   'dpbayes._sign(dpbayes.release, text, text, bytea, bytea), '
                    'dpbayes._signing_key() FROM %I, %I', owner_role, analyst_role);
     EXECUTE format('GRANT USAGE ON SCHEMA dpbayes TO %I, %I, %I', owner_role, analyst_role, l);
     EXECUTE format('GRANT SELECT ON dpbayes.dataset, dpbayes.charge, dpbayes.released, dpbayes.audit, '
@@ -1023,7 +1078,7 @@ BEGIN
                    'dpbayes.register_dataset(regclass, double precision, double precision, text, integer), '
                    'dpbayes.set_budget(regclass, double precision, double precision), '
                    'dpbayes.grant_dataset(regclass, regrole), dpbayes.revoke_dataset(regclass, regrole), '
-                   'dpbayes.audit_verify(), dpbayes.rotate_signing_key() TO %I', owner_role);
+                   'dpbayes.audit_verify(), dpbayes.rotate_signing_key(), dpbayes.revoke_signing_key(bytea) TO %I', owner_role);
     EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes.budget(regclass) TO %I, %I', owner_role, analyst_role);
     EXECUTE format('GRANT EXECUTE ON PROCEDURE dpbayes.release(regclass, text, text, text[], dpbayes.privacy, text, name, text[]), '
                    'dpbayes.release_betad(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) TO %I, %I', owner_role, analyst_role);

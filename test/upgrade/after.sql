@@ -16,6 +16,20 @@ FROM dpbayes.released;
 SELECT pg_temp.expect(count(*) = (SELECT count(*) FROM dpbayes.released) AND bool_and(dpbayes.verify(r)),
     'the ' || count(*) || ' stored copies of governed releases verify')
 FROM public.stored_release WHERE name LIKE 'governed %';
+SELECT pg_temp.expect(count(*) >= 5 AND bool_and(s.version = 1 AND s.binding IS NULL),
+    'they carry signatures of version 1 (no binding)')
+FROM dpbayes.released r, dpbayes.release_signature(r.release) s;
+-- a stored betaD release signed (version 2) by hand with the active key after
+-- the upgrade: the signature is good, but its binding names no charge of the
+-- ledger, so dpbayes.verify says no
+SELECT pg_temp.expect(count(*) = 1
+    AND bool_and(dpbayes._verify_signature(s.r2, k.public_key) = 'valid')
+    AND bool_and(dpbayes.verify_detail(s.r2) = 'no released charge in the ledger'),
+    'a stored betaD release signed by hand with a binding (version 2): good signature, not in the ledger')
+FROM (SELECT dpbayes._sign(r, 'after-upgrade-betad', 'public.patients', sha256('after-upgrade'),
+                           (dpbayes._signing_key()).private_key) AS r2
+      FROM public.stored_release WHERE name = 'betad logistic') s
+JOIN dpbayes.signing_key k ON k.key_id = (dpbayes.release_signature(s.r2)).key_id;
 SELECT pg_temp.expect(count(*) = 5 AND bool_and(r::text::dpbayes.release::text = r::text)
     AND bool_and(dpbayes.release_json(r)->>'format' = 'dpbayes.release'),
     'the ' || count(*) || ' stored ordinary releases read (text round trip, json)')
@@ -58,3 +72,18 @@ FROM dpbayes.audit WHERE outcome = 'refused: over budget' AND relation = 'public
 SELECT pg_temp.expect(count(*) = 1 AND bool_and(k.retired_at IS NULL),
     'the release after the upgrade is signed with the active key')
 FROM mine m, dpbayes.release_signature(m.release) s JOIN dpbayes.signing_key k ON k.key_id = s.key_id;
+-- a governed betaD draw after the upgrade: charged, signed (version 2), in
+-- the ledger
+SET SESSION AUTHORIZATION dpb_upg_alice;
+CALL dpbayes.release_betad('public.patients_unit', 'betad_logistic', 'hiv', '{x1}',
+     dpbayes.betad(0.5, 'logistic', lower => '{0}', upper => '{1}'), 'after-upgrade-betad');
+CREATE TEMP TABLE mine_bd AS SELECT * FROM dpbayes.my_requests WHERE request_id = 'after-upgrade-betad';
+RESET SESSION AUTHORIZATION;
+SELECT pg_temp.expect(count(*) = 1 AND bool_and(m.status = 'released' AND m.mechanism = 'betad'
+                      AND dpbayes.verify(m.release) AND s.version = 2),
+    'a governed betaD draw after the upgrade: released, charged as betad, signed (version 2)')
+FROM mine_bd m, dpbayes.release_signature(m.release) s;
+-- the ledger kept from 0.1.0 and grown since verifies: the audit chain
+-- (0.1.0's rows chained by the upgrade), its head, the running totals
+SELECT pg_temp.expect(bool_and(ok), 'audit_verify: ' || string_agg("check" || ' ' || ok, ', '))
+FROM dpbayes.audit_verify();

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void canonical(dpb_betad_release *r);
+
 void
 dpb_betad_spec_default(dpb_betad_spec *s, int gaussian)
 {
@@ -589,6 +591,7 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 			dpb_err_set(err, "could not generate random numbers", NULL);
 		return st;
 	}
+	canonical(r);
 	return DPB_OK;
 }
 
@@ -730,14 +733,43 @@ get8(const unsigned char **p)
 }
 
 /* header doubles: 26 in version 1 (replace-one, n >= 0), 27 in version 2
- * (h[26]: the neighbours; n = -1 under add/remove) */
+ * (h[26]: the neighbours; n = -1 under add/remove), 28 in version 3
+ * (h[27]: 1 when a signature block follows the draws) */
 #define NHEAD_V1 26
-#define NHEAD 27
+#define NHEAD_V2 27
+#define NHEAD 28
+
+/*
+ * The fields that do not apply get fixed values: the exact tier has no
+ * schedule (the default one), the approximate tier no delta' target (0) and
+ * no certified delta' (NaN), one draw no composition delta (0).  The JSON
+ * form omits them, so a release read from its text packs to the same bytes.
+ */
+static void
+canonical(dpb_betad_release *r)
+{
+	dpb_betad_spec *s = &r->s;
+
+	if (s->tier == DPB_BETAD_EXACT)
+		dpb_betad_schedule_default(&s->sched);
+	else
+	{
+		s->delta_prime = 0;
+		r->delta_prime = NAN;
+		r->trials = 0;
+	}
+	if (s->ndraws == 1)
+		s->delta = 0;
+}
 
 static void
-head_values(const dpb_betad_release *r, double *h)
+head_values(const dpb_betad_release *rel, double *h)
 {
-	const dpb_betad_spec *s = &r->s;
+	dpb_betad_release c = *rel;
+	const dpb_betad_release *r = &c;
+	const dpb_betad_spec *s = &c.s;
+
+	canonical(&c);
 
 	h[0] = DPB_BETAD_VERSION;
 	h[1] = s->gaussian;
@@ -766,6 +798,7 @@ head_values(const dpb_betad_release *r, double *h)
 	h[24] = r->delta_prime;
 	h[25] = s->delta_eff;
 	h[26] = s->neighbours;
+	h[27] = r->sig.present ? 1 : 0;
 }
 
 int
@@ -781,7 +814,8 @@ dpb_betad_packed_size(const dpb_betad_release *r)
 
 	return 4 + 8 * (NHEAD + (s->fx.has_bounds ? 2 * s->fx.d : 0) +
 					(size_t) s->ndraws * dpb_betad_nvar(s)) +
-		(s->fx.has_names ? (size_t) s->fx.d * DPB_NAME_LEN : 0);
+		(s->fx.has_names ? (size_t) s->fx.d * DPB_NAME_LEN : 0) +
+		(r->sig.present ? dpb_sig_block_size(&r->sig, 1) : 0);
 }
 
 void
@@ -813,6 +847,8 @@ dpb_betad_pack(const dpb_betad_release *r, unsigned char *buf)
 		}
 	for (j = 0; j < nd; j++)
 		put8(&p, r->draws[j]);
+	if (r->sig.present)
+		(void) dpb_sig_block_write(&r->sig, 1, p);
 }
 
 /* an integer-valued header field in [lo, hi] */
@@ -830,9 +866,10 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 {
 	double		h[NHEAD];
 	const unsigned char *p = buf + 4;
-	int64_t		iv[13];
+	int64_t		iv[14];
 	size_t		j,
-				nd;
+				nd,
+				base;
 	int			nhead;
 	dpb_betad_spec *s = &r->s;
 	dpb_status	st;
@@ -841,15 +878,25 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	if (!dpb_betad_is_packed(buf, len) || len < 4 + 8 * NHEAD_V1)
 		goto corrupt;
 	h[0] = get8(&p);
-	/* version 1 (dpbayes 0.1.0): replace-one, no neighbours field */
-	nhead = h[0] == 1 ? NHEAD_V1 : NHEAD;
-	if ((h[0] != 1 && h[0] != DPB_BETAD_VERSION) || len < 4 + 8 * (size_t) nhead)
+	/* version 1 (dpbayes 0.1.0): replace-one, no neighbours field; version
+	 * 2: no signature flag (unsigned) */
+	if (h[0] != 1 && h[0] != 2 && h[0] != DPB_BETAD_VERSION)
+	{
+		dpb_err_set(err, "unsupported betaD release format version",
+					"This build reads versions 1 to %d.", DPB_BETAD_VERSION);
+		return DPB_ECORRUPT;
+	}
+	nhead = h[0] == 1 ? NHEAD_V1 : h[0] == 2 ? NHEAD_V2 : NHEAD;
+	if (len < 4 + 8 * (size_t) nhead)
 		goto corrupt;
 	for (j = 1; j < (size_t) nhead; j++)
 		h[j] = get8(&p);
-	if (nhead == NHEAD_V1)
+	if (nhead < NHEAD_V2)
 		h[26] = DPB_NB_REPLACE;
+	if (nhead < NHEAD)
+		h[27] = 0;
 	if (!int_field(h[26], DPB_NB_ADD_REMOVE, DPB_NB_REPLACE, &iv[12]) ||
+		!int_field(h[27], 0, 1, &iv[13]) ||
 		!int_field(h[1], 0, 1, &iv[0]) || !int_field(h[5], 0, 1, &iv[1]) ||
 		!int_field(h[11], 1, DPB_MAX_D, &iv[2]) || !int_field(h[12], 0, 1, &iv[3]) ||
 		!int_field(h[13], 0, 1, &iv[4]) || !int_field(h[14], 0, 1, &iv[5]) ||
@@ -887,7 +934,9 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	s->delta_eff = h[25];
 	s->neighbours = (dpb_neighbours) iv[12];
 	nd = (size_t) s->ndraws * dpb_betad_nvar(s);
-	if (len != dpb_betad_packed_size(r) - 8 * (size_t) (NHEAD - nhead))
+	/* the size without a signature block; a signed release has more */
+	base = dpb_betad_packed_size(r) - 8 * (size_t) (NHEAD - nhead);
+	if (iv[13] ? len <= base : len != base)
 		goto corrupt;
 	if (s->fx.has_bounds)
 		for (j = 0; j < (size_t) s->fx.d; j++)
@@ -911,6 +960,13 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	}
 	for (j = 0; j < nd; j++)
 		r->draws[j] = get8(&p);
+	/* the signature block ends the buffer: version 2 (release_sig.c checks
+	 * its length, version and texts) */
+	if (iv[13] && (st = dpb_sig_block_read(p, len - base, 1, &r->sig, err)) != DPB_OK)
+	{
+		dpb_betad_release_free(r);
+		return st;
+	}
 	/* eps_draw is derived: validation recomputes and compares the rest */
 	s->eps_draw = dpb_betad_eps_draw(s, s->beta);
 	st = dpb_betad_release_validate(r, err);
@@ -919,6 +975,7 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 		dpb_betad_release_free(r);
 		return st == DPB_ECORRUPT || st == DPB_EINVAL || st == DPB_ERANGE ? DPB_ECORRUPT : st;
 	}
+	canonical(r);
 	return DPB_OK;
 
 corrupt:
@@ -931,6 +988,66 @@ dpb_betad_release_free(dpb_betad_release *r)
 {
 	free(r->draws);
 	r->draws = NULL;
+}
+
+/* ---- signatures (release_sig.c): version 2 over the unsigned packing ---- */
+
+/* r packed without its signature, malloc'ed (NULL when out of memory) */
+static unsigned char *
+unsigned_bytes(const dpb_betad_release *r, size_t *len)
+{
+	dpb_betad_release u = *r;
+	unsigned char *b;
+
+	u.sig.present = 0;
+	*len = dpb_betad_packed_size(&u);
+	b = malloc(*len);
+	if (b != NULL)
+		dpb_betad_pack(&u, b);
+	return b;
+}
+
+dpb_status
+dpb_betad_sign(dpb_betad_release *r, const unsigned char priv[DPB_SIG_KEY_BYTES],
+			   const char *request_id, const char *dataset,
+			   const unsigned char binding[DPB_SIG_BINDING_BYTES], dpb_err *err)
+{
+	size_t		pl;
+	unsigned char *b = unsigned_bytes(r, &pl);
+	dpb_release_sig sig;
+	dpb_status	st;
+
+	if (b == NULL)
+	{
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
+	st = dpb_sig_make(&sig, priv, DPB_SIG_V2, request_id, dataset, binding, b, pl, err);
+	free(b);
+	if (st == DPB_OK)
+		r->sig = sig;
+	else if (st != DPB_EINVAL)
+		memset(&r->sig, 0, sizeof(r->sig));
+	return st;
+}
+
+dpb_sig_check
+dpb_betad_verify(const dpb_betad_release *r, const unsigned char pub[DPB_SIG_KEY_BYTES])
+{
+	size_t		pl;
+	unsigned char *b;
+	dpb_sig_check c;
+
+	if (!r->sig.present)
+		return DPB_SIG_UNSIGNED;
+	/* only version 2 exists for this kind (unpack and the text form refuse
+	 * others) */
+	if (r->sig.version != DPB_SIG_V2)
+		return DPB_SIG_BAD;
+	b = unsigned_bytes(r, &pl);
+	c = dpb_sig_check_packed(&r->sig, b, pl, pub);
+	free(b);
+	return c;
 }
 
 /* ---- JSON ---- */
@@ -1035,6 +1152,8 @@ dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out)
 			dpb_buf_puts(out, ", ");
 		dpb_json_nums(out, r->draws + (size_t) k * nvar, nvar);
 	}
-	dpb_buf_puts(out, "]}");
+	dpb_buf_puts(out, "]");
+	dpb_sig_to_json(out, &r->sig);
+	dpb_buf_puts(out, "}");
 	return out->oom ? DPB_ENOMEM : DPB_OK;
 }

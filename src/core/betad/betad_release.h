@@ -19,7 +19,11 @@
  *
  * The release packs into the bytes of the SQL type dpbayes.release with its
  * own magic "DPBD"; dpb_betad_release_validate recomputes beta, epsilon,
- * delta and delta' from the parameters (a hand-edited epsilon fails).
+ * delta and delta' from the parameters (a hand-edited epsilon fails).  The
+ * packed form is canonical: fields that do not apply (the schedule of the
+ * exact tier, the delta' target of the approximate one) are written with
+ * fixed values, so that the JSON form, which omits them, packs back to the
+ * same bytes and a signature survives it.
  */
 #ifndef DPB_BETAD_RELEASE_H
 #define DPB_BETAD_RELEASE_H
@@ -29,8 +33,13 @@
 #include "params.h"
 #include "release.h"			/* dpb_buf */
 
-/* 2: the neighbours (add/remove: no n); version 1 is replace-one with n */
-#define DPB_BETAD_VERSION 2
+/*
+ * 3: a signature flag after the neighbours, and when it is 1 a versioned
+ * signature block (release_sig.c, version 2) after the draws; 2: the
+ * neighbours (add/remove: no n); 1: replace-one with n.  New releases are
+ * version 3; versions 1 and 2 (never signed) are still read.
+ */
+#define DPB_BETAD_VERSION 3
 #define DPB_BETAD_MAGIC "DPBD"
 #define DPB_BETAD_MAX_DRAWS 100
 #define DPB_BETAD_MAX_CHAINS 64
@@ -117,6 +126,7 @@ typedef struct dpb_betad_release
 	int64_t		trials;			/* exact tier: T per draw; else 0 */
 	double		delta_prime;	/* exact tier: certified; else NaN */
 	double	   *draws;			/* ndraws x nvar, original units (malloc'ed) */
+	dpb_release_sig sig;		/* governed releases only: version 2 */
 } dpb_betad_release;
 
 /*
@@ -151,6 +161,17 @@ void		dpb_betad_pack(const dpb_betad_release *r, unsigned char *buf);
 dpb_status	dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r,
 							 dpb_err *err);
 void		dpb_betad_release_free(dpb_betad_release *r);
+
+/*
+ * Signatures (release_sig.c, docs/governance.md §6): version 2 only, over
+ * the release packed without its signature.  dpb_betad_sign replaces any
+ * signature of r.
+ */
+dpb_status	dpb_betad_sign(dpb_betad_release *r, const unsigned char priv[DPB_SIG_KEY_BYTES],
+						   const char *request_id, const char *dataset,
+						   const unsigned char binding[DPB_SIG_BINDING_BYTES], dpb_err *err);
+dpb_sig_check dpb_betad_verify(const dpb_betad_release *r,
+							   const unsigned char pub[DPB_SIG_KEY_BYTES]);
 
 /* Variable name of released entry j (intercept, feature names or xJ,
  * sigma2) into out (DPB_NAME_LEN + 8 bytes). */

@@ -757,8 +757,17 @@ get_u8(reader *rd)
 #define FLAG_XMOMENTS 16		/* followed by the f64 share p.x_moments */
 #define FLAG_ADD_REMOVE 32		/* add/remove neighbours: the n field is 0 */
 #define FLAG_SIGNED 64			/* followed, after the statistics, by the
-								 * signature: key id, value, request id and
-								 * dataset (length byte + UTF-8 each) */
+								 * version-1 signature: key id, value,
+								 * request id and dataset (length byte +
+								 * UTF-8 each) */
+#define FLAG_SIG_VERSIONED 128	/* followed, after the statistics, by a
+								 * versioned signature block: its version
+								 * (2), key id, value, request id, dataset,
+								 * binding (release_sig.c); never with
+								 * FLAG_SIGNED */
+
+/* the signature block: the 0.1.0 block for version 1, else versioned */
+#define SIG_VERSIONED(sig) ((sig)->version != DPB_SIG_V1)
 
 size_t
 dpb_release_packed_size(const dpb_release *r)
@@ -776,8 +785,7 @@ dpb_release_packed_size(const dpb_release *r)
 			sz += 1 + strlen(r->p.names[j]);
 	sz += 4 + 8 * (size_t) r->nstats;
 	if (r->sig.present)
-		sz += DPB_SIG_KEYID_BYTES + DPB_SIG_BYTES + 2 + strlen(r->sig.request_id) +
-			strlen(r->sig.dataset);
+		sz += dpb_sig_block_size(&r->sig, SIG_VERSIONED(&r->sig));
 	return sz;
 }
 
@@ -807,7 +815,7 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 	if (r->p.neighbours == DPB_NB_ADD_REMOVE)
 		flags |= FLAG_ADD_REMOVE;
 	if (r->sig.present)
-		flags |= FLAG_SIGNED;
+		flags |= SIG_VERSIONED(&r->sig) ? FLAG_SIG_VERSIONED : FLAG_SIGNED;
 	put_u8(&p, (unsigned) flags);
 	put_u16(&p, (unsigned) r->d);
 	put_u8(&p, (unsigned) r->nblocks);
@@ -850,22 +858,7 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 	for (j = 0; j < r->nstats; j++)
 		put_f64(&p, r->stats[j]);
 	if (r->sig.present)
-	{
-		const char *t[2] = {r->sig.request_id, r->sig.dataset};
-
-		memcpy(p, r->sig.key_id, DPB_SIG_KEYID_BYTES);
-		p += DPB_SIG_KEYID_BYTES;
-		memcpy(p, r->sig.value, DPB_SIG_BYTES);
-		p += DPB_SIG_BYTES;
-		for (j = 0; j < 2; j++)
-		{
-			size_t		l = strlen(t[j]);
-
-			put_u8(&p, (unsigned) l);
-			memcpy(p, t[j], l);
-			p += l;
-		}
-	}
+		(void) dpb_sig_block_write(&r->sig, SIG_VERSIONED(&r->sig), p);
 }
 
 void
@@ -873,33 +866,6 @@ dpb_release_free_stats(dpb_release *r)
 {
 	free(r->stats);
 	r->stats = NULL;
-}
-
-/* The signature after the statistics; the buffer must end with it. */
-static int
-unpack_sig(reader *rd, dpb_release_sig *sig)
-{
-	const unsigned char *q;
-	char	   *t[2] = {sig->request_id, sig->dataset};
-	int			j;
-
-	if ((q = take(rd, DPB_SIG_KEYID_BYTES)) == NULL)
-		return 0;
-	memcpy(sig->key_id, q, DPB_SIG_KEYID_BYTES);
-	if ((q = take(rd, DPB_SIG_BYTES)) == NULL)
-		return 0;
-	memcpy(sig->value, q, DPB_SIG_BYTES);
-	for (j = 0; j < 2; j++)
-	{
-		unsigned	l = get_u8(rd);
-
-		if (rd->bad || (q = take(rd, l)) == NULL || !dpb_sig_text_ok((const char *) q, l))
-			return 0;
-		memcpy(t[j], q, l);
-		t[j][l] = '\0';
-	}
-	sig->present = 1;
-	return rd->left == 0;
 }
 
 dpb_status
@@ -957,7 +923,8 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 		if (!(r->p.x_moments > 0))
 			rd.bad = 1;			/* the flag means a positive share */
 	}
-	if (rd.bad || flags > 127 || r->d < 1 || r->d > DPB_MAX_D ||
+	if (rd.bad || ((flags & FLAG_SIGNED) && (flags & FLAG_SIG_VERSIONED)) ||
+		r->d < 1 || r->d > DPB_MAX_D ||
 		r->nblocks < 1 || r->nblocks > DPB_MAX_BLOCKS ||
 		r->p.nweights < 0 || r->p.nweights > r->nblocks)
 	{
@@ -1005,8 +972,8 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	}
 	nst = (unsigned) q[0] | ((unsigned) q[1] << 8) | ((unsigned) q[2] << 16) |
 		((unsigned) q[3] << 24);
-	if (nst > 100000 || ((flags & FLAG_SIGNED) ? rd.left < 8 * (size_t) nst :
-						 rd.left != 8 * (size_t) nst))
+	if (nst > 100000 || ((flags & (FLAG_SIGNED | FLAG_SIG_VERSIONED)) ?
+						 rd.left <= 8 * (size_t) nst : rd.left != 8 * (size_t) nst))
 	{
 		dpb_err_set(err, "invalid release",
 					"The release's length does not match its statistics.");
@@ -1021,11 +988,14 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	}
 	for (j = 0; j < nst; j++)
 		r->stats[j] = get_f64(&rd);
-	if ((flags & FLAG_SIGNED) && !unpack_sig(&rd, &r->sig))
+	/* the signature block ends the buffer (release_sig.c checks its length,
+	 * version and texts) */
+	if ((flags & (FLAG_SIGNED | FLAG_SIG_VERSIONED)) &&
+		(st = dpb_sig_block_read(rd.p, rd.left, (flags & FLAG_SIG_VERSIONED) != 0,
+								 &r->sig, err)) != DPB_OK)
 	{
 		dpb_release_free_stats(r);
-		dpb_err_set(err, "invalid release", "The release's signature is malformed or truncated.");
-		return DPB_ECORRUPT;
+		return st;
 	}
 	dpb_release_derive(r);
 	st = dpb_release_validate(r, err);

@@ -47,19 +47,30 @@
  * The signature of a governed release (docs/governance.md §6): Ed25519 over
  * the canonical form (release_sig.c), made by the server's signing key for
  * one request on one dataset.  Unsigned releases have present = 0.
+ *
+ * Version 1 (dpbayes 0.1.0) signs the release, the key id, the request id
+ * and the dataset.  Version 2 also signs a 32-byte binding: the SHA-256 of
+ * a canonical text the caller builds (the dataset's stable id, the columns,
+ * the requester, the charge, the group key...).  Version 1 signatures are
+ * still read and verified; only statistics releases have them.
  */
 #define DPB_SIG_BYTES 64
 #define DPB_SIG_KEYID_BYTES 8
 #define DPB_SIG_KEY_BYTES 32
 #define DPB_SIG_TEXT_MAX 256	/* request id, dataset: < 256 bytes of UTF-8 */
+#define DPB_SIG_BINDING_BYTES 32
+#define DPB_SIG_V1 1
+#define DPB_SIG_V2 2
 
 typedef struct dpb_release_sig
 {
 	int			present;
+	int			version;		/* DPB_SIG_V1 or DPB_SIG_V2 */
 	unsigned char key_id[DPB_SIG_KEYID_BYTES];	/* SHA-256(public key)[0..8) */
 	unsigned char value[DPB_SIG_BYTES];
 	char		request_id[DPB_SIG_TEXT_MAX];
 	char		dataset[DPB_SIG_TEXT_MAX];
+	unsigned char binding[DPB_SIG_BINDING_BYTES];	/* version 2 only */
 } dpb_release_sig;
 
 typedef struct dpb_release
@@ -176,10 +187,13 @@ dpb_status	dpb_release_check_params(dpb_model model, const dpb_params *p, int d,
 dpb_status	dpb_release_validate(const dpb_release *r, dpb_err *err);
 
 /*
- * Signatures (release_sig.c).  The signed message is the domain string
- * "dpbayes.release.signature.v1" with its NUL, the packed release without
- * its signature, the key id, and the request id and dataset, each preceded
- * by its length byte.
+ * Signatures (release_sig.c).  The signed message of version 1 is the
+ * domain string "dpbayes.release.signature.v1" with its NUL, the packed
+ * release without its signature, the key id, and the request id and
+ * dataset, each preceded by its length byte.  Version 2: the domain string
+ * "dpbayes.release.signature.v2" with its NUL, the same fields, then the
+ * 32-byte binding.  The same message serves every kind of release (the
+ * packed form starts with the kind's magic).
  */
 typedef enum dpb_sig_check
 {
@@ -199,10 +213,45 @@ void		dpb_sig_key_id(const unsigned char pub[DPB_SIG_KEY_BYTES],
 /* 1 when s (len bytes) may be a request id or dataset of a signature:
  * 1..255 bytes of valid UTF-8 without control characters. */
 int			dpb_sig_text_ok(const char *s, size_t len);
-/* Signs r (replacing any signature) for this request and dataset. */
+
+/*
+ * The kind-independent core: sig (replaced) becomes a signature of the
+ * given version over packed (plen bytes: the release packed without a
+ * signature); binding is read for version 2 only.  DPB_EINVAL for a bad
+ * version or text, DPB_ERNG when libcrypto fails (sig is then cleared).
+ */
+dpb_status	dpb_sig_make(dpb_release_sig *sig, const unsigned char priv[DPB_SIG_KEY_BYTES],
+						 int version, const char *request_id, const char *dataset,
+						 const unsigned char *binding, const unsigned char *packed,
+						 size_t plen, dpb_err *err);
+/* Checks sig over packed (the release packed without a signature). */
+dpb_sig_check dpb_sig_check_packed(const dpb_release_sig *sig, const unsigned char *packed,
+								   size_t plen, const unsigned char pub[DPB_SIG_KEY_BYTES]);
+
+/*
+ * The signature block of the binary forms.  Unversioned (version 1 only,
+ * the block of 0.1.0): key id, value, request id and dataset (length byte
+ * + UTF-8 each).  Versioned: one version byte (2), key id, value, request
+ * id, dataset, binding.  dpb_sig_block_read parses exactly len bytes
+ * (DPB_ECORRUPT with a message otherwise: a bad length, an unknown version,
+ * a bad text).
+ */
+size_t		dpb_sig_block_size(const dpb_release_sig *sig, int versioned);
+unsigned char *dpb_sig_block_write(const dpb_release_sig *sig, int versioned,
+								   unsigned char *p);
+dpb_status	dpb_sig_block_read(const unsigned char *p, size_t len, int versioned,
+							   dpb_release_sig *sig, dpb_err *err);
+
+/* Signs r (replacing any signature) for this request and dataset:
+ * version 1. */
 dpb_status	dpb_release_sign(dpb_release *r, const unsigned char priv[DPB_SIG_KEY_BYTES],
 							 const char *request_id, const char *dataset, dpb_err *err);
-/* Checks r's signature against a public key. */
+/* The same with a binding: version 2. */
+dpb_status	dpb_release_sign2(dpb_release *r, const unsigned char priv[DPB_SIG_KEY_BYTES],
+							  const char *request_id, const char *dataset,
+							  const unsigned char binding[DPB_SIG_BINDING_BYTES],
+							  dpb_err *err);
+/* Checks r's signature (either version) against a public key. */
 dpb_sig_check dpb_release_verify(const dpb_release *r,
 								 const unsigned char pub[DPB_SIG_KEY_BYTES]);
 const char *dpb_sig_check_name(dpb_sig_check c);
@@ -230,6 +279,11 @@ void		dpb_buf_printf(dpb_buf *b, const char *fmt,...)
 void		dpb_json_str(dpb_buf *b, const char *s);
 void		dpb_json_num(dpb_buf *b, double v);
 void		dpb_json_nums(dpb_buf *b, const double *v, int n);
+
+/* , "signature": {...} of a signed release (nothing when unsigned): alg,
+ * key id, request id, dataset, value; version 2 also "version": 2 and the
+ * binding (lower-case hex). */
+void		dpb_sig_to_json(dpb_buf *b, const dpb_release_sig *sig);
 
 /* The release as JSON (see docs/release-format.md). */
 dpb_status	dpb_release_to_json(const dpb_release *r, dpb_buf *out);

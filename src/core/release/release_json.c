@@ -131,6 +131,43 @@ dpb_json_nums(dpb_buf *b, const double *v, int n)
 	dpb_buf_puts(b, "]");
 }
 
+static void
+hex_out(dpb_buf *b, const unsigned char *v, int n)
+{
+	int			k;
+
+	dpb_buf_puts(b, "\"");
+	for (k = 0; k < n; k++)
+		dpb_buf_printf(b, "%02x", v[k]);
+	dpb_buf_puts(b, "\"");
+}
+
+void
+dpb_sig_to_json(dpb_buf *b, const dpb_release_sig *sig)
+{
+	if (!sig->present)
+		return;
+	/* version 1 prints as in 0.1.0 (no version key), so that its text
+	 * form is unchanged */
+	dpb_buf_puts(b, ", \"signature\": {\"alg\": \"ed25519\", ");
+	if (sig->version != DPB_SIG_V1)
+		dpb_buf_printf(b, "\"version\": %d, ", sig->version);
+	dpb_buf_puts(b, "\"key_id\": ");
+	hex_out(b, sig->key_id, DPB_SIG_KEYID_BYTES);
+	dpb_buf_puts(b, ", \"request_id\": ");
+	dpb_json_str(b, sig->request_id);
+	dpb_buf_puts(b, ", \"dataset\": ");
+	dpb_json_str(b, sig->dataset);
+	if (sig->version == DPB_SIG_V2)
+	{
+		dpb_buf_puts(b, ", \"binding\": ");
+		hex_out(b, sig->binding, DPB_SIG_BINDING_BYTES);
+	}
+	dpb_buf_puts(b, ", \"value\": ");
+	hex_out(b, sig->value, DPB_SIG_BYTES);
+	dpb_buf_puts(b, "}");
+}
+
 dpb_status
 dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 {
@@ -239,21 +276,8 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 		dpb_buf_puts(out, "}");
 	}
 	dpb_buf_puts(out, "]");
-	if (r->sig.present)
-	{
-		/* governed releases: the signature (release_sig.c) */
-		dpb_buf_puts(out, ", \"signature\": {\"alg\": \"ed25519\", \"key_id\": \"");
-		for (k = 0; k < DPB_SIG_KEYID_BYTES; k++)
-			dpb_buf_printf(out, "%02x", r->sig.key_id[k]);
-		dpb_buf_puts(out, "\", \"request_id\": ");
-		dpb_json_str(out, r->sig.request_id);
-		dpb_buf_puts(out, ", \"dataset\": ");
-		dpb_json_str(out, r->sig.dataset);
-		dpb_buf_puts(out, ", \"value\": \"");
-		for (k = 0; k < DPB_SIG_BYTES; k++)
-			dpb_buf_printf(out, "%02x", r->sig.value[k]);
-		dpb_buf_puts(out, "\"}");
-	}
+	/* governed releases: the signature (release_sig.c) */
+	dpb_sig_to_json(out, &r->sig);
 	dpb_buf_puts(out, "}");
 	free(sd);
 	return out->oom ? DPB_ENOMEM : DPB_OK;
