@@ -76,13 +76,22 @@ cron_check() {
 		fi
 		sleep 2
 	done
-	# by job id (docs/governance.md §8: unschedule by name fails for another
-	# role's job)
-	_cron_psql -d postgres -c "SELECT cron.unschedule(jobid) FROM cron.job WHERE jobname = 'dpb-governed-release'" >/dev/null || true
+	# unscheduled by job id (docs/governance.md §8: unschedule by name fails
+	# for another role's job, which would keep spending); its runs stay in
+	# cron.job_run_details under that id
+	local jobid
+	jobid=$(_cron_psql -d postgres -c "SELECT jobid FROM cron.job WHERE jobname = 'dpb-governed-release'") || jobid=""
+	if [ -n "$jobid" ]; then
+		_cron_psql -d postgres -c "SELECT cron.unschedule($jobid)" >/dev/null || why="cron.unschedule($jobid) failed"
+		[ "$(_cron_psql -d postgres -c "SELECT count(*) FROM cron.job WHERE jobid = $jobid")" = 0 ] ||
+			why="the job is still scheduled after cron.unschedule($jobid)"
+	else
+		why="the job is not in cron.job"
+	fi
 	if [ -z "$why" ]; then
 		runs=$(_cron_psql -d postgres -F '|' -c "SELECT d.status, d.return_message
-			FROM cron.job_run_details d JOIN cron.job j USING (jobid)
-			WHERE j.jobname = 'dpb-governed-release' AND d.status IN ('succeeded', 'failed')
+			FROM cron.job_run_details d
+			WHERE d.jobid = $jobid AND d.status IN ('succeeded', 'failed')
 			ORDER BY d.start_time LIMIT 2")
 		echo "cron: runs:"
 		sed 's/^/  /' <<<"$runs"
