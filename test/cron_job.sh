@@ -146,11 +146,12 @@ ledger_dump_restore() {
 		|| ' ' || (SELECT count(*) FROM dpbayes.dataset_grant) || ' ' || (SELECT count(*) FROM dpbayes.audit)
 		|| ' ' || (SELECT count(*) FROM dpbayes.signing_key)
 		|| ' ' || (SELECT bool_and(dpbayes.verify(release)) FROM dpbayes.released)
-		|| ' ' || (SELECT epsilon_spent || '/' || method FROM dpbayes.budget('$dataset'))"
+		|| ' ' || (SELECT epsilon_spent || '/' || method FROM dpbayes.budget('$dataset'))
+		|| ' ' || (SELECT 'audit_verify:' || bool_and(ok) FROM dpbayes.audit_verify())"
 	a=$(_cron_psql -d "$src" -c "$q")
 	b=$(_cron_psql -d "$dst" -c "$q")
-	echo "dump: charges, releases, grants, audit rows, public keys, all verify, spent: $a (restored: $b)"
-	if [ "$a" != "$b" ] || [ -z "$a" ] || ! grep -q ' true ' <<<"$b"; then
+	echo "dump: charges, releases, grants, audit rows, public keys, all verify, spent, the ledger verifies: $a (restored: $b)"
+	if [ "$a" != "$b" ] || [ -z "$a" ] || ! grep -q ' true ' <<<"$b" || ! grep -q 'audit_verify:true' <<<"$b"; then
 		echo "dump: FAILED the restored ledger differs"
 		return 1
 	fi
