@@ -98,14 +98,13 @@ SELECT count(*), count(*) FILTER (WHERE dpbayes.ldp_check(report, p)) AS valid,
        bool_and(protocol_id = 'insecure_test:' || dpbayes.ldp_protocol_id(p)) AS stamped
 FROM linrep, linp;
 CREATE TABLE linrel AS
-SELECT dpbayes.ldp_release(protocol_id, report, p) AS r, dpbayes.ldp_release(report, p) AS r2
+SELECT dpbayes.ldp_release(protocol_id, report, p) AS r
 FROM linrep, linp GROUP BY p;
 -- an ordinary release: mechanism ldp_gaussian, n = 20000, insecure from the
--- stamped ids (the id-less form cannot know), the noise sd of the sum
--- sqrt(N) times a report's, values equal to the plain sums of the reports
+-- stamped ids, the noise sd of the sum sqrt(N) times a report's, values
+-- equal to the plain sums of the reports
 SELECT dpbayes.release_json(r)->>'mechanism' AS mechanism, dpbayes.release_json(r)->>'n' AS n,
        dpbayes.release_json(r)->>'insecure_test_noise' AS insecure,
-       dpbayes.release_json(r2)->>'insecure_test_noise' AS insecure_without_ids,
        abs((dpbayes.release_json(r)#>>'{blocks,0,noise_sd,0}')::float8
            / (dpbayes.ldp_calibration(p)#>>'{noise_sd,0}')::float8 / sqrt(40000) - 1) < 1e-12 AS sd_sqrt_n
 FROM linrel, linp;
@@ -157,10 +156,30 @@ SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 2.0 ELSE -1.0 EN
 FROM logrel, dpbayes.posterior_summary(r, draws => 600, chains => 2, warmup => 300, seed => 7)
 ORDER BY variable;
 RESET client_min_messages;
--- a report of another protocol, a corrupted report, and rr reports
+-- a report of another protocol, without an id, a corrupted report, and rr
+-- reports
 SELECT dpbayes.ldp_release('0000', report, p) FROM linrep, linp;
-SELECT dpbayes.ldp_release(report || 1.0::float8, p) FROM linrep, linp;
-SELECT dpbayes.ldp_release('{1}'::float8[], p) FROM proto WHERE k = 1;
+SELECT dpbayes.ldp_release(NULL, report, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release(protocol_id, report || 1.0::float8, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release(dpbayes.ldp_protocol_id(p), '{1}'::float8[], p) FROM proto WHERE k = 1;
+-- Attack (issue 24, item 4): ss_linear reports randomized under epsilon 1
+-- offered to the same protocol at epsilon 2.  Their values lie on the
+-- epsilon-2 grids (the coarser grids of the larger noise nest in them) and
+-- within its plausible ranges, so the reports alone pass the epsilon-2
+-- ldp_check; their protocol id gives them away (ldp_collect and the
+-- ingest table: 23_ldp_posterior).
+CREATE TABLE lin1 AS SELECT dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}', y_bound => 3) AS p1,
+  dpbayes.ldp_protocol('ss_linear', 2, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}', y_bound => 3) AS p2;
+CREATE TABLE linrep1 AS
+SELECT dpbayes_sim.report_protocol_id(p1) AS protocol_id,
+       dpbayes_sim.randomize_raw_record_not_ldp(p1, x || y) AS report
+FROM (SELECT * FROM lin LIMIT 200) l, lin1;
+SELECT count(*) AS reports, count(*) FILTER (WHERE dpbayes.ldp_check(report, p2)) AS pass_the_eps2_check
+FROM linrep1, lin1;
+SELECT dpbayes.ldp_release(protocol_id, report, p2) FROM linrep1, lin1;
+DROP TABLE lin1, linrep1;
 RESET dpbayes.insecure_noise_seed;
 RESET dpbayes.allow_simulation;
 DROP TABLE lin, linp, linrep, linrel, logp, logrel, proto;

@@ -11,8 +11,10 @@
  * against the protocol (width, finiteness, on the protocol's grid; 0/1 bits
  * for OUE); errors never show a value.
  *
- * Format (version 1, native byte order, checked by an endianness word):
+ * Format (version 2, native byte order, checked by an endianness word):
  *   "DPBLDPC" \0, uint32 version, uint32 0x01020304, uint32 mechanism,
+ *   uint32 flags (1: a report was stamped insecure_test:, from the test
+ *   build of the client or a seeded simulation; version 1 has no flags),
  *   uint32 protocol length, the protocol JSON (with its id), int64 n, then
  *   scalar_laplace: int64 n_low, n_high, n_in, n_in float8
  *   oue:            int32 K, int64 npat, npat x (ceil(K/64) uint64 words,
@@ -31,7 +33,8 @@
 #include <stdlib.h>
 
 #define LDPC_MAGIC "DPBLDPC"
-#define LDPC_VERSION 1
+#define LDPC_VERSION 2			/* 1: 0.1.0, without the flags word */
+#define LDPC_FLAG_INSECURE 1u
 #define LDPC_ENDIAN 0x01020304u
 /* the largest collection the bytea can hold comfortably */
 #define LDPC_MAX_BYTES ((Size) 512 * 1024 * 1024)
@@ -56,6 +59,18 @@ bad_collection(const char *detail)
 			 errmsg("invalid collection of local-DP reports"),
 			 errdetail("%s", detail)));
 	pg_unreachable();
+}
+
+/*
+ * A zeroed state in the current context, 16-byte aligned: it holds the
+ * calibration's 128-bit integers, and the compiler may use aligned vector
+ * stores on it (palloc gives 8-byte alignment: a collection of OUE reports
+ * crashed on such a store when a field was added).
+ */
+static ldpc_state *
+ldpc_alloc(void)
+{
+	return (ldpc_state *) TYPEALIGN(16, palloc0(sizeof(ldpc_state) + 16));
 }
 
 /* Sets up st (zeroed) for the protocol in JSON text. */
@@ -244,43 +259,42 @@ add_rows(ldpc_state *st, const double *v, int64 rows)
 	st->nr += rows;
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans);
-Datum
-dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
+/* the transition: (state, [protocol_id,] report, protocol) */
+static Datum
+collect_trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 {
 	MemoryContext aggctx,
 				old;
 	ldpc_state *st;
 	ArrayType  *arr;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	double	   *v;
-	int			n;
+	int			n,
+				rarg = idarg + 1;
+	bool		insecure = false;
 
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_collect called in a non-aggregate context")));
 	st = PG_ARGISNULL(0) ? NULL : (ldpc_state *) PG_GETARG_POINTER(0);
-	if (PG_ARGISNULL(2))
+	if (PG_ARGISNULL(rarg + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
-	if (PG_ARGISNULL(1))
-		bad_report("A report is null.");
 	/* the arguments are detoasted in the per-row context; only the state
 	 * lives in the aggregate's */
-	jb = PG_GETARG_JSONB_P(2);
-	arr = PG_GETARG_ARRAYTYPE_P(1);
+	raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(rarg + 1));
 	old = MemoryContextSwitchTo(aggctx);
-	if (st == NULL || st->raw_len != VARSIZE(jb) || memcmp(st->raw, jb, st->raw_len) != 0)
+	if (st == NULL || st->raw_len != VARSIZE(raw) || memcmp(st->raw, raw, st->raw_len) != 0)
 	{
-		ldpc_state *ns = palloc0(sizeof(ldpc_state));
-		char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		ldpc_state *ns = ldpc_alloc();
+		char	   *txt = dpb_pg_ldp_raw_text(raw, kind);
 
 		state_protocol(ns, txt);
 		/* the plausible ranges, as ldp_check and ldp_release have them */
 		ns->lp = dpb_pg_ldp_alloc(aggctx);
-		dpb_pg_ldp_parse(jb, ns->lp, aggctx);
+		dpb_pg_ldp_parse(raw, kind, ns->lp, aggctx);
 		if (st != NULL)
 		{
 			if (strcmp(ns->p.id, st->p.id) != 0)
@@ -288,13 +302,19 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("reports of different protocols cannot be collected together"),
 						 errhint("Collect each protocol's reports separately (group by the protocol).")));
+			st->lp = ns->lp;
 		}
 		else
 			st = ns;
-		st->raw = palloc(VARSIZE(jb));
-		memcpy(st->raw, jb, VARSIZE(jb));
-		st->raw_len = VARSIZE(jb);
+		st->raw = palloc(VARSIZE(raw));
+		memcpy(st->raw, raw, VARSIZE(raw));
+		st->raw_len = VARSIZE(raw);
 	}
+	if (idarg > 0)
+		dpb_pg_ldp_check_id(fcinfo, 1, st->lp, st->n + 1, &insecure);
+	if (PG_ARGISNULL(rarg))
+		bad_report("A report is null.");
+	arr = PG_GETARG_ARRAYTYPE_P(rarg);
 	if (ARR_ELEMTYPE(arr) != FLOAT8OID || ARR_NDIM(arr) > 1 || array_contains_nulls(arr))
 		bad_report("A report must be a one-dimensional float8 array without nulls.");
 	n = ARR_NDIM(arr) == 0 ? 0 : ARR_DIMS(arr)[0];
@@ -312,7 +332,7 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 	 * an on-grid value far outside [lower, upper] widened by the noise's
 	 * plausible spread is no honest client's report
 	 */
-	if (st->lp != NULL && !dpb_pg_ldp_report_ok(st->lp, v))
+	if (!dpb_pg_ldp_report_ok(st->lp, v))
 		bad_report("A report value is outside the protocol's plausible range (its bounds widened by the noise's plausible spread, as ldp_check has it).");
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		add_scalar(st, v[0]);
@@ -333,8 +353,25 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 		add_pattern(st, w, 1);
 	}
 	st->n++;
+	st->insecure |= insecure;
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
+}
+
+/* 0.1.0: (report, protocol jsonb), without an id: no longer in 0.2.0's SQL */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans);
+Datum
+dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
+{
+	return collect_trans(fcinfo, 0, LDP_ARG_JSONB);
+}
+
+/* 0.2.0: (protocol_id, report, protocol) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans_id);
+Datum
+dpbayes_ldp_collect_trans_id(PG_FUNCTION_ARGS)
+{
+	return collect_trans(fcinfo, 1, LDP_ARG_JSONB);
 }
 
 /* Writes st (compacted) into a bytea. */
@@ -355,6 +392,8 @@ serialize(ldpc_state *st)
 	u = LDPC_ENDIAN;
 	appendBinaryStringInfo(&b, (char *) &u, 4);
 	u = (uint32) st->p.mech;
+	appendBinaryStringInfo(&b, (char *) &u, 4);
+	u = st->insecure ? LDPC_FLAG_INSECURE : 0;
 	appendBinaryStringInfo(&b, (char *) &u, 4);
 	u = (uint32) st->proto_len;
 	appendBinaryStringInfo(&b, (char *) &u, 4);
@@ -422,17 +461,27 @@ dpb_pg_ldpc_parse(bytea *by)
 	Size		len = VARSIZE_ANY_EXHDR(by),
 				pos = 0;
 	uint32		u[4];
-	ldpc_state *st = palloc0(sizeof(ldpc_state));
+	ldpc_state *st = ldpc_alloc();
 	char	   *json;
 	int64		i;
 
 	if (memcmp(take(d, len, &pos, 8), LDPC_MAGIC, 8) != 0)
 		bad_collection("It was not made by dpbayes.ldp_collect.");
-	memcpy(u, take(d, len, &pos, 16), 16);
-	if (u[0] != LDPC_VERSION)
+	memcpy(u, take(d, len, &pos, 12), 12);
+	if (u[0] != 1 && u[0] != LDPC_VERSION)
 		bad_collection("Its format version is not supported.");
 	if (u[1] != LDPC_ENDIAN)
 		bad_collection("It was made on a machine of another byte order.");
+	if (u[0] >= 2)
+	{
+		uint32		flags;
+
+		memcpy(&flags, take(d, len, &pos, 4), 4);
+		if ((flags & ~LDPC_FLAG_INSECURE) != 0)
+			bad_collection("It has unknown flags.");
+		st->insecure = (flags & LDPC_FLAG_INSECURE) != 0;
+	}
+	memcpy(&u[3], take(d, len, &pos, 4), 4);
 	if (u[3] > 65536)
 		bad_collection("The protocol is too long.");
 	json = palloc(u[3] + 1);
@@ -533,6 +582,17 @@ dpb_pg_ldpc_parse(bytea *by)
 	return st;
 }
 
+void
+dpb_pg_ldpc_warn_insecure(const ldpc_state *st)
+{
+	if (st->insecure)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("the collection holds reports made with insecure test randomness"),
+				 errdetail("Reports stamped insecure_test: come from the test build of the client or from a simulation under dpbayes.insecure_noise_seed: they are not locally private, and neither is anything inferred from them."),
+				 errhint("Collect reports randomized by the production client (dpbayes-ldp) before publishing any result.")));
+}
+
 PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_final);
 Datum
 dpbayes_ldp_collect_final(PG_FUNCTION_ARGS)
@@ -593,6 +653,7 @@ dpbayes_ldp_collect_combine(PG_FUNCTION_ARGS)
 				 errmsg("reports of different protocols cannot be collected together"),
 				 errhint("Collect each protocol's reports separately (group by the protocol).")));
 	old = MemoryContextSwitchTo(aggctx);
+	a->insecure |= b->insecure;
 	if (a->p.mech == DPB_LDP_SCALAR_LAPLACE)
 	{
 		a->n_low += b->n_low;

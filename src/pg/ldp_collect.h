@@ -31,6 +31,7 @@ typedef struct ldpc_state
 	char	   *raw;			/* the last protocol argument's bytes */
 	Size		raw_len;
 	int64		n;
+	bool		insecure;		/* a report was stamped insecure_test: */
 	/* scalar_laplace: [a, b] = [vlo, vhi] 2^grid_exp */
 	double		a,
 				b;
@@ -62,6 +63,10 @@ typedef struct ldpc_state
 
 /* Parses a collection (the bytea of ldp_collect); errors are raised. */
 ldpc_state *dpb_pg_ldpc_parse(bytea *b);
+
+/* The WARNING of every inference on a collection holding reports stamped
+ * insecure_test: (a no-op for other collections). */
+void		dpb_pg_ldpc_warn_insecure(const ldpc_state *st);
 
 /* infer_opts.c: an option error (22023) naming the key; a finite number */
 pg_attribute_noreturn()

@@ -239,6 +239,7 @@ run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the collection and the options must not be null")));
 	st = dpb_pg_ldpc_parse(PG_GETARG_BYTEA_PP(0));
+	dpb_pg_ldpc_warn_insecure(st);
 	memset(&o, 0, sizeof(o));
 	o.run.chains = 4;
 	o.run.warmup = 1000;
@@ -319,6 +320,7 @@ dpbayes_ldp_oue_estimate(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the collection holds no reports")));
+	dpb_pg_ldpc_warn_insecure(st);
 	build_data(st, "", &dt);
 	f = palloc(sizeof(double) * st->K);
 	e = palloc(sizeof(Datum) * st->K);
@@ -346,6 +348,8 @@ dpbayes_ldp_collection_info(PG_FUNCTION_ARGS)
 		appendStringInfo(&b, ", \"features\": %d", st->d);
 	else
 		appendStringInfo(&b, ", \"patterns\": " INT64_FORMAT, st->np);
+	if (st->insecure)
+		appendStringInfoString(&b, ", \"insecure_test_reports\": true");
 	appendStringInfoChar(&b, '}');
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(b.data)));
 }

@@ -98,10 +98,22 @@ set_ranges(LdpProto *lp)
 	}
 }
 
-void
-dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
+char *
+dpb_pg_ldp_raw_text(const struct varlena *raw, LdpArgKind kind)
 {
-	char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	if (kind == LDP_ARG_JSONB)
+	{
+		const Jsonb *jb = (const Jsonb *) raw;
+
+		return JsonbToCString(NULL, (JsonbContainer *) &jb->root, VARSIZE(jb));
+	}
+	return text_to_cstring((const text *) raw);
+}
+
+void
+dpb_pg_ldp_parse(const struct varlena *raw, LdpArgKind kind, LdpProto *lp, MemoryContext cxt)
+{
+	char	   *txt = dpb_pg_ldp_raw_text(raw, kind);
 	dpb_err		err;
 	dpb_status	st;
 	MemoryContext old;
@@ -111,6 +123,7 @@ dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
 		(st = dpb_ldp_calibrate(&lp->p, &lp->c, &err)) != DPB_OK)
 		raise_protocol(st, &err);
 	pfree(txt);
+	lp->kind = kind;
 	lp->n = lp->c.report_len;
 	old = MemoryContextSwitchTo(cxt);
 	lp->gexp = palloc0(sizeof(int) * lp->n);
@@ -127,20 +140,64 @@ dpb_pg_ldp_alloc(MemoryContext cxt)
 }
 
 LdpProto *
-dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
+dpb_pg_ldp_cached(LdpProto **cache, const struct varlena *raw, LdpArgKind kind,
+				  MemoryContext cxt)
 {
 	LdpProto   *lp = *cache;
-	Size		len = VARSIZE(jb);
+	Size		len = VARSIZE(raw);
 
-	if (lp != NULL && lp->len == len && memcmp(lp->bytes, jb, len) == 0)
+	if (lp != NULL && lp->kind == kind && lp->len == len && memcmp(lp->bytes, raw, len) == 0)
 		return lp;
 	lp = dpb_pg_ldp_alloc(cxt);
-	dpb_pg_ldp_parse(jb, lp, cxt);
+	dpb_pg_ldp_parse(raw, kind, lp, cxt);
 	lp->bytes = MemoryContextAlloc(cxt, len);
-	memcpy(lp->bytes, jb, len);
+	memcpy(lp->bytes, raw, len);
 	lp->len = len;
 	*cache = lp;
 	return lp;
+}
+
+LdpProto *
+dpb_pg_ldp_fn_protocol(FunctionCallInfo fcinfo, int argno, LdpArgKind kind)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol must not be null")));
+	return dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
+							 PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)), kind,
+							 fcinfo->flinfo->fn_mcxt);
+}
+
+void
+dpb_pg_ldp_check_id(FunctionCallInfo fcinfo, int argno, const LdpProto *lp, int64 ordinal,
+					bool *insecure)
+{
+	text	   *t;
+	const char *id;
+	int			len;
+
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol id of report " INT64_FORMAT " is null", ordinal),
+				 errdetail("Every report carries the id of the protocol it was randomized under."),
+				 errhint("Filter reports without an id explicitly (WHERE protocol_id IS NOT NULL).")));
+	t = PG_GETARG_TEXT_PP(argno);
+	id = VARDATA_ANY(t);
+	len = VARSIZE_ANY_EXHDR(t);
+	if (len >= 14 && memcmp(id, "insecure_test:", 14) == 0)
+	{
+		*insecure = true;
+		id += 14;
+		len -= 14;
+	}
+	if (len != DPB_LDP_ID_LEN || memcmp(id, lp->p.id, DPB_LDP_ID_LEN) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("report " INT64_FORMAT " was made under another protocol", ordinal),
+				 errdetail("Its protocol id differs from the id of the given protocol: it was randomized under other parameters (another epsilon, other bounds or another mechanism), or its id was altered. Reports of different protocols cannot be analysed as one."),
+				 errhint("Select the reports of one protocol (WHERE protocol_id = dpbayes.ldp_protocol_id(protocol)).")));
 }
 
 int
@@ -195,12 +252,7 @@ dpb_pg_ldp_report_values(ArrayType *a, const LdpProto *lp, const char **why)
 static LdpProto *
 fn_protocol(FunctionCallInfo fcinfo, int argno)
 {
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the protocol must not be null")));
-	return dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
-							 PG_GETARG_JSONB_P(argno), fcinfo->flinfo->fn_mcxt);
+	return dpb_pg_ldp_fn_protocol(fcinfo, argno, LDP_ARG_JSONB);
 }
 
 static text *

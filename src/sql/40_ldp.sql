@@ -62,8 +62,9 @@ COMMENT ON FUNCTION dpbayes.ldp_check(double precision[], jsonb) IS
 
 -- Summing ss_* reports into an ordinary release (mechanism ldp_gaussian, n =
 -- the number of reports; no noise added: the reports are already private).
-CREATE FUNCTION dpbayes._ldp_release_trans(internal, double precision[], jsonb) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+-- Every report comes with the protocol id it was randomized under, checked
+-- against the protocol's (0.1.0's id-less form is gone: reports of another
+-- epsilon can lie on the same grid and would pass).
 CREATE FUNCTION dpbayes._ldp_release_trans(internal, text, double precision[], jsonb) RETURNS internal
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
 CREATE FUNCTION dpbayes._ldp_release_combine(internal, internal) RETURNS internal
@@ -75,16 +76,6 @@ AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_deserialize' LANGUAGE C STRICT PARALL
 CREATE FUNCTION dpbayes._ldp_release_final(internal) RETURNS dpbayes.release
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_final' LANGUAGE C PARALLEL SAFE;
 
-CREATE AGGREGATE dpbayes.ldp_release(report double precision[], protocol jsonb) (
-    SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
-    FINALFUNC = dpbayes._ldp_release_final,
-    COMBINEFUNC = dpbayes._ldp_release_combine,
-    SERIALFUNC = dpbayes._ldp_release_serialize,
-    DESERIALFUNC = dpbayes._ldp_release_deserialize,
-    PARALLEL = SAFE);
-COMMENT ON AGGREGATE dpbayes.ldp_release(double precision[], jsonb) IS
-  'sums the reports of an ss_linear / ss_logistic / ss_poisson protocol into a release (mechanism ldp_gaussian) for dpbayes.posterior; no noise is added';
-
 CREATE AGGREGATE dpbayes.ldp_release(protocol_id text, report double precision[], protocol jsonb) (
     SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
     FINALFUNC = dpbayes._ldp_release_final,
@@ -93,7 +84,7 @@ CREATE AGGREGATE dpbayes.ldp_release(protocol_id text, report double precision[]
     DESERIALFUNC = dpbayes._ldp_release_deserialize,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dpbayes.ldp_release(text, double precision[], jsonb) IS
-  'as ldp_release(report, protocol), checking each report''s protocol id; reports stamped insecure_test: make the release insecure';
+  'sums the reports of an ss_linear / ss_logistic / ss_poisson protocol into a release (mechanism ldp_gaussian) for dpbayes.posterior; no noise is added; each report''s protocol id must be the protocol''s; reports stamped insecure_test: make the release insecure';
 
 -- Simulation: NOT LOCAL DP (the database sees the raw records).  Only with
 -- the superuser-only setting dpbayes.allow_simulation = on.
@@ -118,8 +109,8 @@ COMMENT ON FUNCTION dpbayes_sim.report_protocol_id(jsonb) IS
 -- (docs/ldp.md, "Collected reports and posteriors").  The reports are
 -- already private (each was randomized by its data subject), so the
 -- collection and everything computed from it may be stored and shared.
-CREATE FUNCTION dpbayes._ldp_collect_trans(internal, double precision[], jsonb)
-RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_trans' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_collect_trans(internal, text, double precision[], jsonb)
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_trans_id' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION dpbayes._ldp_collect_final(internal) RETURNS bytea
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_final' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION dpbayes._ldp_collect_combine(internal, internal) RETURNS internal
@@ -128,7 +119,7 @@ CREATE FUNCTION dpbayes._ldp_collect_serialize(internal) RETURNS bytea
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_serialize' LANGUAGE C STRICT PARALLEL SAFE;
 CREATE FUNCTION dpbayes._ldp_collect_deserialize(bytea, internal) RETURNS internal
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
-CREATE AGGREGATE dpbayes.ldp_collect(report double precision[], protocol jsonb) (
+CREATE AGGREGATE dpbayes.ldp_collect(protocol_id text, report double precision[], protocol jsonb) (
     SFUNC = dpbayes._ldp_collect_trans,
     STYPE = internal,
     FINALFUNC = dpbayes._ldp_collect_final,
@@ -138,8 +129,8 @@ CREATE AGGREGATE dpbayes.ldp_collect(report double precision[], protocol jsonb) 
     DESERIALFUNC = dpbayes._ldp_collect_deserialize,
     PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE dpbayes.ldp_collect(double precision[], jsonb) IS
-  'collects local-DP reports (scalar_laplace, oue, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report is checked against the protocol';
+COMMENT ON AGGREGATE dpbayes.ldp_collect(text, double precision[], jsonb) IS
+  'collects local-DP reports (scalar_laplace, oue, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report''s protocol id must be the protocol''s, and each report is checked against the protocol; reports stamped insecure_test: mark the collection, and every inference on it warns';
 
 CREATE FUNCTION dpbayes.ldp_posterior(collected bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
