@@ -50,7 +50,7 @@ psql -X -q -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION dpbayes' >/dev/null
 psql -X -q -v ON_ERROR_STOP=1 -c "CREATE TABLE reports (protocol_id text NOT NULL, report float8[] NOT NULL)"
 psql -X -q -v ON_ERROR_STOP=1 -c "\\copy reports FROM '$W/lin_arr.csv' WITH (FORMAT csv)"
 psql -X -q -v ON_ERROR_STOP=1 -c "VACUUM ANALYZE reports"
-psql -X -q -v ON_ERROR_STOP=1 -c "CREATE TABLE proto AS SELECT '$P'::jsonb AS p"
+psql -X -q -v ON_ERROR_STOP=1 -c "CREATE TABLE proto AS SELECT '$P'::text AS p"
 time_sql() {
 	for r in $(seq 1 "$REPS"); do
 		psql -X -q -At -v ON_ERROR_STOP=1 <<SQL | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'

@@ -174,7 +174,7 @@ SELECT dpbayes.ldp_collect(:'gid', z, :'gp')
 FROM (VALUES (ARRAY[20]::float8[]), (ARRAY[1e6]::float8[])) v(z);
 SELECT dpbayes.ldp_collect(:'l4id', z, :'l4p')
 FROM (VALUES (ARRAY[1e4, 0]::float8[])) v(z);
-SELECT dpbayes.ldp_collect(dpbayes.ldp_protocol_id(p::jsonb), z, p::jsonb)
+SELECT dpbayes.ldp_collect(dpbayes.ldp_protocol_id(p), z, p)
 FROM (VALUES (ARRAY[1]::float8[], :'gp'),
              (ARRAY[1]::float8[], '{"mechanism":"scalar_laplace","epsilon":1,"lower":-5,"upper":5}')) v(z, p);
 SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"rr","epsilon":1}')
@@ -234,7 +234,7 @@ RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
 -- the same protocol spelled differently is the same protocol
-SELECT dpbayes.ldp_collection_info(dpbayes.ldp_collect(:'oid', z, p::jsonb)) ->> 'reports' AS reports
+SELECT dpbayes.ldp_collection_info(dpbayes.ldp_collect(:'oid', z, p)) ->> 'reports' AS reports
 FROM (VALUES (ARRAY[1, 0, 0]::float8[], :'op'),
              (ARRAY[0, 0, 1]::float8[], '{"categories":3,"epsilon":1.0,"mechanism":"oue"}')) v(z, p);
 -- corrupt or foreign collections

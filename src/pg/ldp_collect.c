@@ -366,12 +366,12 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 	return collect_trans(fcinfo, 0, LDP_ARG_JSONB);
 }
 
-/* 0.2.0: (protocol_id, report, protocol) */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans_id);
+/* 0.2.0: (protocol_id, report, protocol text) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans_id_t);
 Datum
-dpbayes_ldp_collect_trans_id(PG_FUNCTION_ARGS)
+dpbayes_ldp_collect_trans_id_t(PG_FUNCTION_ARGS)
 {
-	return collect_trans(fcinfo, 1, LDP_ARG_JSONB);
+	return collect_trans(fcinfo, 1, LDP_ARG_TEXT);
 }
 
 /* Writes st (compacted) into a bytea. */

@@ -249,12 +249,6 @@ dpb_pg_ldp_report_values(ArrayType *a, const LdpProto *lp, const char **why)
 
 /* ---- SQL functions ---- */
 
-static LdpProto *
-fn_protocol(FunctionCallInfo fcinfo, int argno)
-{
-	return dpb_pg_ldp_fn_protocol(fcinfo, argno, LDP_ARG_JSONB);
-}
-
 static text *
 buf_text(dpb_buf *b, dpb_status st)
 {
@@ -335,12 +329,12 @@ put_arr(StringInfo s, const char *key, ArrayType *a, bool scalar)
 /*
  * dpbayes.ldp_protocol(mechanism, epsilon, delta, d, categories, lower,
  * upper, clip, y_bound, intercept, noise_weights, y_noise_ratio,
- * label_share): the published protocol (canonical keys plus "id") as
- * jsonb.  NULL arguments are absent keys; the core's parser validates.
+ * label_share): the published protocol (canonical keys plus "id"), as text
+ * (0.2.0: byte for byte the text to publish) or jsonb (0.1.0).  NULL
+ * arguments are absent keys; the core's parser validates.
  */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol);
-Datum
-dpbayes_ldp_protocol(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
 	StringInfoData s;
 	char	   *mech;
@@ -396,47 +390,45 @@ dpbayes_ldp_protocol(PG_FUNCTION_ARGS)
 		raise_protocol(st, &err);
 	dpb_buf_init(&b);
 	st = dpb_ldp_protocol_to_json(&p, &b);
+	if (kind == LDP_ARG_TEXT)
+		PG_RETURN_TEXT_P(buf_text(&b, st));
 	PG_RETURN_DATUM(text_jsonb(buf_text(&b, st)));
 }
 
 /* dpbayes.ldp_protocol_text(jsonb): the canonical text with its id, byte for
  * byte what `dpbayes-ldp protocol` prints (the text to publish) */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_text);
-Datum
-dpbayes_ldp_protocol_text(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_text_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
 	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_protocol_to_json(&lp->p, &b)));
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_id);
-Datum
-dpbayes_ldp_protocol_id(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_id_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(fn_protocol(fcinfo, 0)->p.id));
+	PG_RETURN_TEXT_P(cstring_to_text(dpb_pg_ldp_fn_protocol(fcinfo, 0, kind)->p.id));
 }
 
 /* dpbayes.ldp_calibration_text(jsonb): what `dpbayes-ldp calibration`
  * prints; dpbayes.ldp_calibration(jsonb) the same as jsonb */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration_text);
-Datum
-dpbayes_ldp_calibration_text(PG_FUNCTION_ARGS)
+static Datum
+ldp_calibration_text_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
 	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_calib_to_json(&lp->p, &lp->c, &b)));
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration);
-Datum
-dpbayes_ldp_calibration(PG_FUNCTION_ARGS)
+static Datum
+ldp_calibration_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
@@ -444,11 +436,10 @@ dpbayes_ldp_calibration(PG_FUNCTION_ARGS)
 }
 
 /* dpbayes.ldp_report_columns(jsonb): the report's column labels */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_report_columns);
-Datum
-dpbayes_ldp_report_columns(PG_FUNCTION_ARGS)
+static Datum
+ldp_report_columns_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	Datum	   *el = palloc(sizeof(Datum) * lp->n);
 	char		buf[4 * DPB_NAME_LEN];
 	int			k;
@@ -468,11 +459,10 @@ dpbayes_ldp_report_columns(PG_FUNCTION_ARGS)
  * is false (so that a CHECK constraint refuses it).  It cannot prove that a
  * client randomized honestly (docs/ldp.md, threat model).
  */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_check);
-Datum
-dpbayes_ldp_check(PG_FUNCTION_ARGS)
+static Datum
+ldp_check_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 1);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 1, kind);
 	const char *why;
 	double	   *z;
 
@@ -481,3 +471,26 @@ dpbayes_ldp_check(PG_FUNCTION_ARGS)
 	z = dpb_pg_ldp_report_values(PG_GETARG_ARRAYTYPE_P(0), lp, &why);
 	PG_RETURN_BOOL(z != NULL && dpb_pg_ldp_report_ok(lp, z));
 }
+
+/*
+ * The entry points.  0.1.0's SQL functions take (and ldp_protocol returns)
+ * the protocol as jsonb: PostgreSQL has merged duplicated keys (the last
+ * wins) and respelled the numbers before the client's parser sees it, so
+ * the server accepted protocols the client refuses and refused some it
+ * accepts (a delta of 1e-70 prints as 74 digits).  0.2.0's take the text
+ * (the _t entry points): the client's parser sees exactly what the client
+ * sees (issue 24, item 5).
+ */
+#define LDP_ENTRY_PAIR(name) \
+PG_FUNCTION_INFO_V1(dpbayes_##name); \
+Datum dpbayes_##name(PG_FUNCTION_ARGS) { return name##_impl(fcinfo, LDP_ARG_JSONB); } \
+PG_FUNCTION_INFO_V1(dpbayes_##name##_t); \
+Datum dpbayes_##name##_t(PG_FUNCTION_ARGS) { return name##_impl(fcinfo, LDP_ARG_TEXT); }
+
+LDP_ENTRY_PAIR(ldp_protocol)
+LDP_ENTRY_PAIR(ldp_protocol_text)
+LDP_ENTRY_PAIR(ldp_protocol_id)
+LDP_ENTRY_PAIR(ldp_calibration_text)
+LDP_ENTRY_PAIR(ldp_calibration)
+LDP_ENTRY_PAIR(ldp_report_columns)
+LDP_ENTRY_PAIR(ldp_check)
