@@ -244,6 +244,39 @@ SELECT dpbayes.ldp_collection_info(c || '\x00'::bytea) FROM oue_c;
 -- the last pattern's count raised by 4
 SELECT dpbayes.ldp_collection_info(overlay(c placing set_byte('\x00'::bytea, 0, get_byte(c, length(c) - 8) + 4)
                                            from length(c) - 7 for 1)) FROM oue_c;
+-- Stored collections edited (issue 24, item 3): every read checks the
+-- reports a collection holds as ldp_collect checked them, and its counts
+-- against its sums.  n is the int64 after the protocol text, whose length
+-- is the uint32 at byte 24.
+SELECT 28 + get_byte(c, 24) + 256 * get_byte(c, 25) AS lin_noff FROM lin_c \gset
+-- the linear_input count set to 1 (its sums are those of 20000 reports),
+-- to 100, and to 2e7 (too many reports for sums this small); unchanged it
+-- reads
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x0100000000000000'::bytea from :lin_noff + 1 for 8)) FROM lin_c;
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x6400000000000000'::bytea from :lin_noff + 1 for 8)) FROM lin_c;
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x002d310100000000'::bytea from :lin_noff + 1 for 8)) FROM lin_c;
+SELECT dpbayes.ldp_collection_info(overlay(c placing substring(c from :lin_noff + 1 for 8) from :lin_noff + 1 for 8))
+       = dpbayes.ldp_collection_info(c) AS unchanged_reads FROM lin_c;
+-- a sum of products made asymmetric (the last 8 bytes: sum z_y^2 and
+-- before it sum z_y z_x)
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x0000000000000000'::bytea from length(c) - 15 for 8)) FROM lin_c;
+-- sum z_x z_y set to 1e9 on both sides of the diagonal: symmetric, but no
+-- reports have such moments (|sum z_x z_y| > sqrt(sum z_x^2 sum z_y^2))
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x0000000065cdcd410000000065cdcd41'::bytea
+                                           from length(c) - 23 for 16)) FROM lin_c;
+-- logistic_input: the last report's feature set to 1e6 (on the grid, not
+-- plausible), then to -10 (plausible, but the sums are no longer its
+-- reports' sums)
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x0000000080842e41'::bytea from length(c) - 15 for 8)) FROM logit_c;
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x00000000000024c0'::bytea from length(c) - 15 for 8)) FROM logit_c;
+-- scalar_laplace: the last in-range report moved off the grid
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x72daf8b8db9abf3f'::bytea from length(c) - 7 for 8)) FROM gauss_c;
+-- ... and an edited collection cannot reach a posterior
+SELECT * FROM lin_c, dpbayes.ldp_posterior(overlay(c placing '\x0100000000000000'::bytea from :lin_noff + 1 for 8), '{"seed": 1}');
+-- a collection of format version 1 (0.1.0: no flags word) still reads
+SELECT dpbayes.ldp_collection_info(substring(c from 1 for 8) || '\x01000000'::bytea || substring(c from 13 for 8)
+                                   || substring(c from 25)) = dpbayes.ldp_collection_info(c) AS version_1_reads
+FROM oue_c;
 -- options
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "colour": 1}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "gaussian"}');

@@ -454,6 +454,128 @@ take(const char *base, Size len, Size *pos, Size n)
 	return p;
 }
 
+/*
+ * Checks on read (issue 24, item 3): a collection is a bytea that anyone
+ * who stores it can edit.  Every report it holds passes the check of a
+ * report at collection time (on the grid, within the plausible range), and
+ * its counts agree with its sums, so an edited value is refused here
+ * rather than giving a posterior of garbage.
+ */
+#define LDPC_SUM_TOL 1e-9		/* relative rounding of sums of doubles */
+#define LDPC_LOG_PMIN (-69.0)	/* log(1e-30): a check's false alarm rate */
+
+/* the moment matrix [[n, s'], [s, S]] of the reports w = (1, z) is
+ * positive semidefinite: its Cholesky factor, on the matrix scaled to unit
+ * diagonal, has no pivot below -tol */
+static bool
+moments_psd(int64 n, int k, const double *s, const double *S)
+{
+	int			m = k + 1;
+	double	   *A = palloc(sizeof(double) * m * m),
+			   *sc = palloc(sizeof(double) * m);
+	bool		ok = true;
+
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			A[i * m + j] = i == 0 ? (j == 0 ? (double) n : s[j - 1]) :
+				j == 0 ? s[i - 1] : S[(i - 1) * k + (j - 1)];
+	for (int i = 0; i < m; i++)
+		sc[i] = A[i * m + i] > 0 ? 1 / sqrt(A[i * m + i]) : 0;
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			A[i * m + j] *= sc[i] * sc[j];
+	/* in place, lower triangle; a pivot near zero (n <= k, or a constant
+	 * entry) ends that column */
+	for (int j = 0; j < m && ok; j++)
+	{
+		double		dj = A[j * m + j];
+
+		for (int l = 0; l < j; l++)
+			dj -= A[j * m + l] * A[j * m + l];
+		if (dj < -1e-7)
+			ok = false;
+		else if (dj <= 1e-12)
+		{
+			/* singular direction: the rest of the column must vanish */
+			for (int i = j + 1; i < m; i++)
+			{
+				double		v = A[i * m + j];
+
+				for (int l = 0; l < j; l++)
+					v -= A[i * m + l] * A[j * m + l];
+				if (fabs(v) > 1e-6)
+					ok = false;
+				A[i * m + j] = 0;
+			}
+			A[j * m + j] = 0;
+		}
+		else
+		{
+			A[j * m + j] = sqrt(dj);
+			for (int i = j + 1; i < m; i++)
+			{
+				double		v = A[i * m + j];
+
+				for (int l = 0; l < j; l++)
+					v -= A[i * m + l] * A[j * m + l];
+				A[i * m + j] = v / A[j * m + j];
+			}
+		}
+	}
+	pfree(A);
+	pfree(sc);
+	return ok;
+}
+
+/*
+ * The sums of the n perturbed-input reports w (k entries) against their
+ * count: every honest report lies within its plausible range [lo, hi], so
+ * |sum w_j| <= n max|.| and sum w_j^2 <= n max(.)^2; the moments are those
+ * of n vectors (positive semidefinite); and as the noise of entry j
+ * (Gaussian of sd s_j, independent of the record) makes sum w_j^2 no
+ * smaller than a chi-square with n degrees of freedom times s_j^2, a
+ * ratio q = sum w_j^2 / (n s_j^2) < 1 has probability at most
+ * (q e^{1-q})^{n/2} (Chernoff): below 1e-30 the count is too large for the
+ * sums.
+ */
+static void
+check_input_sums(const ldpc_state *st)
+{
+	const LdpProto *lp = st->lp;
+	int			k = st->k;
+
+	if (st->n == 0)
+	{
+		for (int i = 0; i < k * k; i++)
+			if (st->sww[i] != 0 || (i < k && st->sw[i] != 0))
+				bad_collection("It holds no reports but its sums are not zero.");
+		return;
+	}
+	for (int j = 0; j < k; j++)
+	{
+		double		m = Max(fabs(lp->lo[j]), fabs(lp->hi[j])),
+					nn = (double) st->n,
+					sjj = st->sww[j * k + j],
+					sd = j < st->d ? st->c.in_sd[0] : st->c.in_sd[1],
+					q;
+
+		if (fabs(st->sw[j]) > nn * m * (1 + LDPC_SUM_TOL) ||
+			!(sjj >= 0) || sjj > nn * m * m * (1 + LDPC_SUM_TOL))
+			bad_collection("Its sums are too large for its number of reports: a report would lie outside the protocol's plausible range.");
+		for (int i = 0; i < k; i++)
+			if (fabs(st->sww[i * k + j] - st->sww[j * k + i]) >
+				LDPC_SUM_TOL * (fabs(st->sww[i * k + j]) + fabs(st->sww[j * k + i])))
+				bad_collection("Its sums of products are not symmetric.");
+		if (st->p.mech == DPB_LDP_LOGISTIC_INPUT && j == st->d)
+			continue;			/* the label: randomized response, no noise sd */
+		q = sjj / (nn * sd * sd);
+		if (q < 1 && 0.5 * nn * (log(q) + 1 - q) < LDPC_LOG_PMIN)
+			bad_collection("Its sums are too small for its number of reports: the reports' noise alone would make them larger.");
+	}
+	if (!moments_psd(st->n, k, st->sw, st->sww))
+		bad_collection("Its sums are not the sums of any set of reports (their moment matrix is not positive semidefinite).");
+}
+
 ldpc_state *
 dpb_pg_ldpc_parse(bytea *by)
 {
@@ -492,6 +614,10 @@ dpb_pg_ldpc_parse(bytea *by)
 	state_protocol(st, json);	/* verifies the id and calibrates */
 	if ((uint32) st->p.mech != u[2])
 		bad_collection("The mechanism does not match the protocol.");
+	/* the plausible ranges and grids of the reports, as at collection */
+	st->lp = dpb_pg_ldp_alloc(CurrentMemoryContext);
+	dpb_pg_ldp_parse((struct varlena *) cstring_to_text(json), LDP_ARG_TEXT, st->lp,
+					 CurrentMemoryContext);
 	memcpy(&st->n, take(d, len, &pos, 8), 8);
 	if (st->n < 0)
 		bad_collection("The number of reports is negative.");
@@ -509,8 +635,12 @@ dpb_pg_ldpc_parse(bytea *by)
 									   sizeof(double) * (st->nz > 0 ? st->nz : 1));
 		memcpy(st->z, take(d, len, &pos, sizeof(double) * st->nz), sizeof(double) * st->nz);
 		for (i = 0; i < st->nz; i++)
+		{
 			if (!(st->z[i] >= st->a && st->z[i] <= st->b))
 				bad_collection("An in-range report lies outside the clipping interval.");
+			if (!dpb_pg_ldp_report_ok(st->lp, st->z + i))
+				bad_collection("A report is not on the protocol's grid.");
+		}
 	}
 	else if (dpb_ldp_is_input(st->p.mech))
 	{
@@ -536,13 +666,55 @@ dpb_pg_ldpc_parse(bytea *by)
 				   sizeof(double) * k * st->n);
 			for (i = 0; i < st->n; i++)
 			{
+				if ((i & 65535) == 0)
+					CHECK_FOR_INTERRUPTS();
 				for (int j = 0; j < k - 1; j++)
 					if (!isfinite(st->rep[i * k + j]))
 						bad_collection("A report is not finite.");
 				if (st->rep[i * k + k - 1] != 0 && st->rep[i * k + k - 1] != 1)
 					bad_collection("A label is neither 0 nor 1.");
+				if (!dpb_pg_ldp_report_ok(st->lp, st->rep + i * k))
+					bad_collection("A report is off the protocol's grid or outside its plausible range.");
+			}
+			/* the stored sums are the reports' sums (up to the rounding of
+			 * another summation order, in a parallel collection) */
+			{
+				double	   *rs = palloc0(sizeof(double) * k * k),
+						   *ra = palloc0(sizeof(double) * k * k);
+
+				for (i = 0; i < st->n; i++)
+				{
+					const double *v = st->rep + i * k;
+
+					for (int a = 0; a < k; a++)
+						for (int b = 0; b < k; b++)
+						{
+							rs[a * k + b] += v[a] * v[b];
+							ra[a * k + b] += fabs(v[a] * v[b]);
+						}
+				}
+				for (int a = 0; a < k; a++)
+				{
+					double		s1 = 0,
+								a1 = 0;
+
+					for (i = 0; i < st->n; i++)
+					{
+						s1 += st->rep[i * k + a];
+						a1 += fabs(st->rep[i * k + a]);
+					}
+					if (fabs(s1 - st->sw[a]) > LDPC_SUM_TOL * a1 + 1e-300)
+						bad_collection("Its sums are not the sums of its reports.");
+					for (int b = 0; b < k; b++)
+						if (fabs(rs[a * k + b] - st->sww[a * k + b]) >
+							LDPC_SUM_TOL * ra[a * k + b] + 1e-300)
+							bad_collection("Its sums are not the sums of its reports.");
+				}
+				pfree(rs);
+				pfree(ra);
 			}
 		}
+		check_input_sums(st);
 	}
 	else
 	{

@@ -57,7 +57,8 @@ typedef struct ldpc_state
 				rcap;
 	double	   *rep;			/* logistic_input: nr x k */
 	/* the transition's plausible ranges (ldp_pg.h, as ldp_check and
-	 * ldp_release apply them); NULL in a parsed collection */
+	 * ldp_release apply them; a parsed collection checks its reports and
+	 * sums with them) */
 	struct LdpProto *lp;
 } ldpc_state;
 
