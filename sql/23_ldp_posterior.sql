@@ -136,6 +136,81 @@ SELECT dpbayes.ldp_collect(:'giid', z, :'gip')
 FROM (VALUES (ARRAY[0.5, 0.5]::float8[])) v(z);
 SELECT * FROM logit_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "linear"}');
 
+-- randomized response (rr, issue 24, item 8): x ~ Bernoulli(theta), each
+-- report keeps its bit w.p. e^eps / (1 + e^eps): theta 0.3 from 4000 reports
+-- at eps 1 (keep 0.731), theta 0.6 from 4000 at eps 0.5 (keep 0.622); the
+-- collection keeps N and the number of ones (the exact likelihood's
+-- sufficient statistics)
+\set rp '{"mechanism":"rr","epsilon":1}'
+\set rp2 '{"mechanism":"rr","epsilon":0.5}'
+SELECT dpbayes.ldp_protocol_id(:'rp') AS rid, dpbayes.ldp_protocol_id(:'rp2') AS r2id \gset
+CREATE TEMP TABLE rr_a AS
+SELECT dpbayes.ldp_collect(:'rid', ARRAY[CASE WHEN random() < 0.7310585786300049 THEN x ELSE 1 - x END]::float8[], :'rp') AS c
+FROM (SELECT CASE WHEN random() < 0.3 THEN 1 ELSE 0 END AS x FROM generate_series(1, 4000)) s;
+CREATE TEMP TABLE rr_b AS
+SELECT dpbayes.ldp_collect(:'r2id', ARRAY[CASE WHEN random() < 0.6224593312018546 THEN x ELSE 1 - x END]::float8[], :'rp2') AS c
+FROM (SELECT CASE WHEN random() < 0.6 THEN 1 ELSE 0 END AS x FROM generate_series(1, 4000)) s;
+SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info, length(c) < 400 AS compact FROM rr_a;
+-- the proportion (model proportion, Beta(1, 1) prior); R-hat is checked by
+-- the query, the run's convergence warnings are not shown
+SET client_min_messages = error;
+SELECT variable, abs(mean - 0.3) < 4 * sd AS covers, sd < 0.03 AS informative, rhat < 1.05 AS converged
+FROM rr_a, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 300, "draws": 500}');
+-- two groups: theta[a], theta[b], their difference (-0.3) and log odds
+-- ratio; prob_positive of diff is P(theta[a] > theta[b])
+SELECT variable, abs(mean - CASE variable WHEN 'theta[a]' THEN 0.3 WHEN 'theta[b]' THEN 0.6 WHEN 'diff' THEN -0.3
+                                          ELSE ln(0.3 / 0.7) - ln(0.6 / 0.4) END) < 4 * sd AS covers,
+       rhat < 1.05 AS converged, CASE variable WHEN 'diff' THEN prob_positive < 0.001 END AS a_below_b
+FROM rr_a a, rr_b b, dpbayes.ldp_posterior_compare_summary(a.c, b.c, '{"seed": 7, "chains": 2, "warmup": 300, "draws": 500}')
+ORDER BY variable;
+SELECT count(*) AS draws, count(DISTINCT variable) AS variables, bool_and(value BETWEEN 0 AND 1) FILTER (WHERE variable LIKE 'theta%') AS proportions
+FROM rr_a a, rr_b b, dpbayes.ldp_posterior_compare(a.c, b.c, '{"seed": 7, "chains": 2, "warmup": 100, "draws": 50}');
+SET client_min_messages = warning;
+-- the prior's keys, and what does not fit
+SELECT * FROM rr_a, dpbayes.ldp_posterior(c, '{"seed": 1, "beta_a": 0}');
+SELECT * FROM rr_a, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "gaussian"}');
+SELECT * FROM rr_a a, gauss_c b, dpbayes.ldp_posterior_compare(a.c, b.c, '{"seed": 1}');
+SELECT * FROM rr_a a, dpbayes.ldp_posterior_compare(a.c, NULL, '{"seed": 1}');
+
+-- clipped Gaussian data, Gaussian reports (scalar_gaussian, issue 24, item
+-- 8; eps 8, delta 1e-6: noise sd 6.893 on the grid 2^-18): x ~ N(1, 1.5^2)
+-- clipped to [-5, 5], 20000 reports; Gaussian noise does not factorise
+-- beyond the bounds, so the collection keeps every report and the
+-- posterior bins them within its bound
+\set sgp '{"mechanism":"scalar_gaussian","epsilon":8,"delta":1e-6,"lower":-5,"upper":5}'
+SELECT dpbayes.ldp_protocol_id(:'sgp') AS sgid \gset
+CREATE TEMP TABLE sg_c AS
+SELECT dpbayes.ldp_collect(:'sgid', ARRAY[round((least(5, greatest(-5, x)) + 6.892920154309593 * g) * 262144) / 262144.0]::float8[],
+                           :'sgp') AS c
+FROM (SELECT 1 + 1.5 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS x,
+             sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS g
+      FROM generate_series(1, 20000)) s;
+SELECT dpbayes.ldp_collection_info(c) - 'protocol' AS info FROM sg_c;
+SET client_min_messages = error;
+SELECT variable, abs(mean - CASE variable WHEN 'mu' THEN 1 ELSE 1.5 END) < 4 * sd AS covers,
+       sd < CASE variable WHEN 'mu' THEN 0.1 ELSE 0.6 END AS informative, rhat < 1.05 AS converged
+FROM sg_c, dpbayes.ldp_posterior_summary(c, '{"seed": 7, "chains": 2, "warmup": 300, "draws": 500}')
+ORDER BY variable;
+SET client_min_messages = warning;
+-- the binning tolerance (nats): from 0 (every report its own term: the
+-- exact likelihood) to 1; here on the scalar_laplace collection, whose
+-- posteriors agree with and without binning
+SET client_min_messages = error;
+SELECT t.tol, s.variable, abs(s.mean - CASE s.variable WHEN 'mu' THEN 1 ELSE 1.5 END) < 4 * s.sd AS covers
+FROM gauss_c, (VALUES (0), (0.01), (1)) t(tol),
+     dpbayes.ldp_posterior_summary(c, jsonb_build_object('seed', 7, 'chains', 2, 'warmup', 200, 'draws', 300, 'bin_tol', t.tol)) s
+ORDER BY t.tol, s.variable;
+SET client_min_messages = warning;
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "bin_tol": -0.1}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "bin_tol": 2}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "bin_tol": "small"}');
+SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "bin_tol": 0.05}');
+SELECT * FROM sg_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "exponential"}');
+-- a stored scalar_gaussian collection edited: its last report off the grid
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\x72daf8b8db9abf3f'::bytea from length(c) - 7 for 8)) FROM sg_c;
+-- ... an rr collection claiming more ones than reports
+SELECT dpbayes.ldp_collection_info(overlay(c placing '\xa00f000000000001'::bytea from length(c) - 7 for 8)) FROM rr_a;
+
 -- a parallel collection (combine, serialize, deserialize) holds the same counts
 CREATE TEMP TABLE oue_par AS SELECT * FROM oue_reports;
 ANALYZE oue_par;
@@ -177,8 +252,8 @@ FROM (VALUES (ARRAY[1e4, 0]::float8[])) v(z);
 SELECT dpbayes.ldp_collect(dpbayes.ldp_protocol_id(p), z, p)
 FROM (VALUES (ARRAY[1]::float8[], :'gp'),
              (ARRAY[1]::float8[], '{"mechanism":"scalar_laplace","epsilon":1,"lower":-5,"upper":5}')) v(z, p);
-SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"rr","epsilon":1}')
-FROM (VALUES (ARRAY[1]::float8[])) v(z);
+SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":1,"y_bound":1}')
+FROM (VALUES (ARRAY[1, 1, 1]::float8[])) v(z);
 SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"oue","epsilon":1,"categories":3,"colour":1}')
 FROM (VALUES (ARRAY[1, 0, 0]::float8[])) v(z);
 -- a report without its protocol id, or with another id (a typo, a truncated

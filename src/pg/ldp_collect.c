@@ -17,6 +17,8 @@
  *   build of the client or a seeded simulation; version 1 has no flags),
  *   uint32 protocol length, the protocol JSON (with its id), int64 n, then
  *   scalar_laplace: int64 n_low, n_high, n_in, n_in float8
+ *   scalar_gaussian: int64 n_in (= n), n_in float8 (every report)
+ *   rr:             int64 ones (the number of reports 1)
  *   oue:            int32 K, int64 npat, npat x (ceil(K/64) uint64 words,
  *                   int64 count), patterns strictly increasing
  *   *_input:        int32 d, k = d + 1 sums of w, k x k sums of w w'; for
@@ -87,14 +89,13 @@ state_protocol(ldpc_state *st, const char *json)
 		s = dpb_ldp_calibrate(&st->p, &st->c, &err);
 	if (s != DPB_OK)
 		dpb_pg_raise(s, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_OUE &&
-		!dpb_ldp_is_input(st->p.mech))
+	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_SCALAR_GAUSSIAN &&
+		st->p.mech != DPB_LDP_OUE && st->p.mech != DPB_LDP_RR && !dpb_ldp_is_input(st->p.mech))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_collect does not support the %s mechanism",
 						dpb_ldp_mech_name(st->p.mech)),
-				 errhint("Collect scalar_laplace, oue, linear_input or logistic_input reports; reports "
-						 "of the summed statistics (ss_*) are summed into a release instead.")));
+				 errhint("Reports of the summed statistics (ss_*) are summed into a release by dpbayes.ldp_release.")));
 	if (dpb_ldp_is_input(st->p.mech) && st->p.d > DPB_LDPM_MAX_D)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -107,7 +108,7 @@ state_protocol(ldpc_state *st, const char *json)
 	memcpy(st->proto_json, out.data, out.len);
 	st->proto_json[out.len] = '\0';
 	dpb_buf_free(&out);
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE || st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
 		st->a = ldexp((double) st->c.vlo, st->c.grid_exp);
 		st->b = ldexp((double) st->c.vhi, st->c.grid_exp);
@@ -336,6 +337,14 @@ collect_trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 		bad_report("A report value is outside the protocol's plausible range (its bounds widened by the noise's plausible spread, as ldp_check has it).");
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		add_scalar(st, v[0]);
+	else if (st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
+	{
+		/* Gaussian noise: every report enters the likelihood */
+		grow((void **) &st->z, &st->zcap, st->nz + 1, sizeof(double));
+		st->z[st->nz++] = v[0];
+	}
+	else if (st->p.mech == DPB_LDP_RR)
+		st->ones += v[0] == 1;
 	else if (dpb_ldp_is_input(st->p.mech))
 	{
 		add_sums(st, v);
@@ -399,10 +408,15 @@ serialize(ldpc_state *st)
 	appendBinaryStringInfo(&b, (char *) &u, 4);
 	appendBinaryStringInfo(&b, st->proto_json, st->proto_len);
 	appendBinaryStringInfo(&b, (char *) &st->n, 8);
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_RR)
+		appendBinaryStringInfo(&b, (char *) &st->ones, 8);
+	else if (st->p.mech == DPB_LDP_SCALAR_LAPLACE || st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
-		appendBinaryStringInfo(&b, (char *) &st->n_low, 8);
-		appendBinaryStringInfo(&b, (char *) &st->n_high, 8);
+		if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+		{
+			appendBinaryStringInfo(&b, (char *) &st->n_low, 8);
+			appendBinaryStringInfo(&b, (char *) &st->n_high, 8);
+		}
 		appendBinaryStringInfo(&b, (char *) &st->nz, 8);
 		for (i = 0; i < st->nz; i += 65536)
 		{
@@ -621,7 +635,30 @@ dpb_pg_ldpc_parse(bytea *by)
 	memcpy(&st->n, take(d, len, &pos, 8), 8);
 	if (st->n < 0)
 		bad_collection("The number of reports is negative.");
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_RR)
+	{
+		memcpy(&st->ones, take(d, len, &pos, 8), 8);
+		if (st->ones < 0 || st->ones > st->n)
+			bad_collection("The number of reports 1 is out of range.");
+	}
+	else if (st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
+	{
+		memcpy(&st->nz, take(d, len, &pos, 8), 8);
+		if (st->nz != st->n || st->nz > (int64) ((len - pos) / sizeof(double)))
+			bad_collection("The report counts are inconsistent.");
+		st->zcap = st->nz;
+		st->z = MemoryContextAllocHuge(CurrentMemoryContext,
+									   sizeof(double) * (st->nz > 0 ? st->nz : 1));
+		memcpy(st->z, take(d, len, &pos, sizeof(double) * st->nz), sizeof(double) * st->nz);
+		for (i = 0; i < st->nz; i++)
+		{
+			if ((i & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (!dpb_pg_ldp_report_ok(st->lp, st->z + i))
+				bad_collection("A report is off the protocol's grid or outside its plausible range.");
+		}
+	}
+	else if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 	{
 		memcpy(&st->n_low, take(d, len, &pos, 8), 8);
 		memcpy(&st->n_high, take(d, len, &pos, 8), 8);
@@ -826,7 +863,9 @@ dpbayes_ldp_collect_combine(PG_FUNCTION_ARGS)
 				 errhint("Collect each protocol's reports separately (group by the protocol).")));
 	old = MemoryContextSwitchTo(aggctx);
 	a->insecure |= b->insecure;
-	if (a->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (a->p.mech == DPB_LDP_RR)
+		a->ones += b->ones;
+	else if (a->p.mech == DPB_LDP_SCALAR_LAPLACE || a->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
 		a->n_low += b->n_low;
 		a->n_high += b->n_high;

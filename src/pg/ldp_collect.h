@@ -17,6 +17,8 @@
  * of reports and the already-private summaries the models need:
  *   scalar_laplace  n_low, n_high (reports below / above the grid's clipping
  *                   interval) and the in-range reports z
+ *   scalar_gaussian every report in z (n_low = n_high = 0)
+ *   rr              the number of reports 1 (ones)
  *   oue             the distinct report patterns (K bits packed in W 64-bit
  *                   words) and their counts
  *   linear_input    the sums of w = (z_x, z_y) and of w w' (O(1) in N)
@@ -32,13 +34,15 @@ typedef struct ldpc_state
 	Size		raw_len;
 	int64		n;
 	bool		insecure;		/* a report was stamped insecure_test: */
-	/* scalar_laplace: [a, b] = [vlo, vhi] 2^grid_exp */
+	/* scalar_*: [a, b] = [vlo, vhi] 2^grid_exp */
 	double		a,
 				b;
 	int64		n_low,
 				n_high,
 				nz,
 				zcap;
+	/* rr */
+	int64		ones;
 	double	   *z;
 	/* oue */
 	int			K,

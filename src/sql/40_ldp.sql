@@ -133,13 +133,13 @@ CREATE AGGREGATE dpbayes.ldp_collect(protocol_id text, report double precision[]
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpbayes.ldp_collect(text, double precision[], text) IS
-  'collects local-DP reports (scalar_laplace, oue, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report''s protocol id must be the protocol''s, and each report is checked against the protocol; reports stamped insecure_test: mark the collection, and every inference on it warns';
+  'collects local-DP reports (rr, oue, scalar_laplace, scalar_gaussian, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report''s protocol id must be the protocol''s, and each report is checked against the protocol; reports stamped insecure_test: mark the collection, and every inference on it warns';
 
 CREATE FUNCTION dpbayes.ldp_posterior(collected bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.ldp_posterior(bytea, jsonb) IS
-  'noise-aware posterior draws on collected local-DP reports: model gaussian or exponential (scalar_laplace), histogram (oue), linear (linear_input), logistic (logistic_input); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, prior keys';
+  'noise-aware posterior draws on collected local-DP reports: model proportion (rr), histogram (oue), gaussian or exponential (scalar_laplace), gaussian (scalar_gaussian), linear (linear_input), logistic (logistic_input); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, bin_tol (the binned scalar models), prior keys';
 
 CREATE FUNCTION dpbayes.ldp_posterior_summary(collected bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (variable text, mean double precision, median double precision, sd double precision,
@@ -149,6 +149,21 @@ RETURNS TABLE (variable text, mean double precision, median double precision, sd
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_summary' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.ldp_posterior_summary(bytea, jsonb) IS
   'summary of dpbayes.ldp_posterior per variable (the columns of dpbayes.posterior_summary)';
+
+CREATE FUNCTION dpbayes.ldp_posterior_compare(a bytea, b bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_compare' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior_compare(bytea, bytea, jsonb) IS
+  'posterior draws of the proportions of two groups from their collections of rr reports (exact randomized-response likelihood, independent Beta priors): theta[a], theta[b], diff = theta[a] - theta[b], log_odds_ratio; the options of dpbayes.ldp_posterior';
+
+CREATE FUNCTION dpbayes.ldp_posterior_compare_summary(a bytea, b bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (variable text, mean double precision, median double precision, sd double precision,
+               mad double precision, q5 double precision, q95 double precision, rhat double precision,
+               ess_bulk double precision, ess_tail double precision, prob_positive double precision,
+               divergences bigint)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_compare_summary' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior_compare_summary(bytea, bytea, jsonb) IS
+  'summary of dpbayes.ldp_posterior_compare per variable; prob_positive of diff is the posterior probability that theta[a] > theta[b]';
 
 CREATE FUNCTION dpbayes.ldp_oue_estimate(collected bytea, simplex boolean DEFAULT true)
 RETURNS double precision[]
