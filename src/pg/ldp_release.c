@@ -1,6 +1,6 @@
 /*
- * ldp_release.c — dpbayes.ldp_release(report, protocol) and
- * dpbayes.ldp_release(protocol_id, report, protocol): sum the reports of an
+ * ldp_release.c — dpbayes.ldp_release(protocol_id, report, protocol) (and
+ * 0.1.0's id-less form, which 0.2.0 no longer has): sum the reports of an
  * ss_* protocol (each a one-record, replace-one Gaussian release of t(x, y))
  * into an ordinary dpbayes.release with mechanism "ldp_gaussian" and n the
  * number of reports (docs/ldp.md "The server", docs/release-format.md).
@@ -54,13 +54,14 @@ require_ss(const LdpProto *lp)
 				 errhint("The reports of the other mechanisms are collected by dpbayes.ldp_collect.")));
 }
 
+/* the transition: (state, [protocol_id,] report, protocol) */
 static Datum
-trans(FunctionCallInfo fcinfo, int idarg)
+trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 {
 	MemoryContext aggcxt;
 	LdpSum	   *s;
 	LdpProto   *lp;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	double	   *z;
 	const char *why = NULL;
 	int			k,
@@ -75,43 +76,25 @@ trans(FunctionCallInfo fcinfo, int idarg)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
-	jb = PG_GETARG_JSONB_P(rarg + 1);
+	raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(rarg + 1));
 	s = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
 	if (s == NULL)
 	{
 		lp = NULL;
-		lp = dpb_pg_ldp_cached(&lp, jb, aggcxt);
+		lp = dpb_pg_ldp_cached(&lp, raw, kind, aggcxt);
 		require_ss(lp);
 		s = sum_new(aggcxt, lp);
 	}
 	else
 	{
 		lp = s->lp;
-		if (lp->len != VARSIZE(jb) || memcmp(lp->bytes, jb, lp->len) != 0)
+		if (lp->len != VARSIZE(raw) || memcmp(lp->bytes, raw, lp->len) != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("the protocol must be the same for every report of a group")));
 	}
 	if (idarg > 0)
-	{
-		char	   *id;
-
-		if (PG_ARGISNULL(1))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("a report's protocol id must not be null")));
-		id = text_to_cstring(PG_GETARG_TEXT_PP(1));
-		if (strncmp(id, "insecure_test:", 14) == 0)
-		{
-			insecure = true;
-			id += 14;
-		}
-		if (strcmp(id, lp->p.id) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("report %lld was made under another protocol", (long long) s->n + 1),
-					 errdetail("Its protocol id is not the id of the given protocol.")));
-	}
+		dpb_pg_ldp_check_id(fcinfo, 1, lp, s->n + 1, &insecure);
 	if (PG_ARGISNULL(rarg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -132,18 +115,28 @@ trans(FunctionCallInfo fcinfo, int idarg)
 	PG_RETURN_POINTER(s);
 }
 
+/* 0.1.0: (report, protocol jsonb), without an id: no longer in 0.2.0's SQL */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans);
 Datum
 dpbayes_ldp_release_trans(PG_FUNCTION_ARGS)
 {
-	return trans(fcinfo, 0);
+	return trans(fcinfo, 0, LDP_ARG_JSONB);
 }
 
+/* 0.1.0: (protocol_id, report, protocol jsonb) */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id);
 Datum
 dpbayes_ldp_release_trans_id(PG_FUNCTION_ARGS)
 {
-	return trans(fcinfo, 1);
+	return trans(fcinfo, 1, LDP_ARG_JSONB);
+}
+
+/* 0.2.0: (protocol_id, report, protocol text) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_t);
+Datum
+dpbayes_ldp_release_trans_id_t(PG_FUNCTION_ARGS)
+{
+	return trans(fcinfo, 1, LDP_ARG_TEXT);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_combine);
@@ -196,7 +189,7 @@ dpbayes_ldp_release_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: magic u32 | insecure u32 | n i64 | protocol length u32 |
+/* serialized: magic u32 | flags u32 (1 insecure, 2 the protocol is text) | n i64 | protocol length u32 |
  * nsums u32 | protocol jsonb bytes | sums (native layout, between processes
  * of one server) */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_serialize);
@@ -204,7 +197,7 @@ Datum
 dpbayes_ldp_release_serialize(PG_FUNCTION_ARGS)
 {
 	LdpSum	   *s = (LdpSum *) PG_GETARG_POINTER(0);
-	uint32		hdr[2] = {SUM_MAGIC, s->insecure ? 1 : 0},
+	uint32		hdr[2] = {SUM_MAGIC, (s->insecure ? 1 : 0) | (s->lp->kind == LDP_ARG_TEXT ? 2 : 0)},
 				len[2] = {(uint32) s->lp->len, (uint32) s->lp->n};
 	Size		sz = sizeof(hdr) + sizeof(int64) + sizeof(len) + s->lp->len +
 		sizeof(dpb_i128) * s->lp->n;
@@ -241,7 +234,7 @@ dpbayes_ldp_release_deserialize(PG_FUNCTION_ARGS)
 	int64		n;
 	LdpProto   *lp = NULL;
 	LdpSum	   *s;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	const Size	fixed = sizeof(hdr) + sizeof(int64) + sizeof(len);
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
@@ -256,20 +249,20 @@ dpbayes_ldp_release_deserialize(PG_FUNCTION_ARGS)
 	memcpy(hdr, p, sizeof(hdr));
 	memcpy(&n, p + sizeof(hdr), sizeof(int64));
 	memcpy(len, p + sizeof(hdr) + sizeof(int64), sizeof(len));
-	if (hdr[0] != SUM_MAGIC || hdr[1] > 1 || n < 0 || len[0] < VARHDRSZ ||
+	if (hdr[0] != SUM_MAGIC || hdr[1] > 3 || n < 0 || len[0] < VARHDRSZ ||
 		len[1] < 1 || len[1] > 100000 ||
 		sz != fixed + len[0] + sizeof(dpb_i128) * (Size) len[1])
 		goto corrupt;
-	jb = palloc(len[0]);
-	memcpy(jb, p + fixed, len[0]);
-	if (VARSIZE(jb) != len[0])
+	raw = palloc(len[0]);
+	memcpy(raw, p + fixed, len[0]);
+	if (VARSIZE(raw) != len[0])
 		goto corrupt;
-	lp = dpb_pg_ldp_cached(&lp, jb, aggcxt);
+	lp = dpb_pg_ldp_cached(&lp, raw, (hdr[1] & 2) ? LDP_ARG_TEXT : LDP_ARG_JSONB, aggcxt);
 	if ((uint32) lp->n != len[1])
 		goto corrupt;
 	s = sum_new(aggcxt, lp);
 	s->n = n;
-	s->insecure = hdr[1] == 1;
+	s->insecure = (hdr[1] & 1) != 0;
 	memcpy(s->sum, p + fixed + len[0], sizeof(dpb_i128) * lp->n);
 	PG_RETURN_POINTER(s);
 corrupt:
