@@ -41,8 +41,14 @@ SELECT dpbayes.logistic_release(x, yb, dpbayes.privacy(epsilon => 1, y_bound => 
 SELECT dpbayes.logistic_release(x, yb, dpbayes.privacy(epsilon => 1, mechanism => 'laplace')) FROM bad;
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
                               noise_weights => ARRAY[1, 2])) FROM bad;
--- negative Poisson counts
+-- negative and fractional Poisson counts (both forms)
 SELECT dpbayes.poisson_release(x, -y, dpbayes.privacy(epsilon => 1, y_bound => 5)) FROM bad;
+SELECT dpbayes.poisson_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 5)) FROM bad;
+SELECT dpbayes.poisson_release(y, dpbayes.privacy(epsilon => 1, y_bound => 5), x[1], x[2]) FROM bad;
+SELECT dpbayes.poisson_release(x, round(10 * y), dpbayes.privacy(epsilon => 1, y_bound => 5)) IS NOT NULL AS whole_counts FROM bad;
+-- an x_moments share too small to calibrate names x_moments (it named a
+-- "weight 5" nobody gave)
+SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, x_moments => 5e-324)) FROM bad;
 -- parameters must not change within a group
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => y + 1, y_bound => 1)) FROM bad;
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1 + y)) FROM bad;

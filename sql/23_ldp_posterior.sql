@@ -183,10 +183,35 @@ SELECT dpbayes.ldp_collection_info(c || '\x00'::bytea) FROM oue_c;
 -- the last pattern's count raised by 4
 SELECT dpbayes.ldp_collection_info(overlay(c placing set_byte('\x00'::bytea, 0, get_byte(c, length(c) - 8) + 4)
                                            from length(c) - 7 for 1)) FROM oue_c;
+-- a report count that contradicts the sums (issue 25: it gave a confident
+-- posterior of nothing): the count of lin_c (2 x 10^4 reports) set to 2 x
+-- 10^5, 2 x 10^3 and 0; the sums of the reports bound the count from both
+-- sides (docs/errors.md); the same bytes with the true count read back
+CREATE FUNCTION pg_temp.le8(v bigint) RETURNS bytea LANGUAGE sql AS $$
+  SELECT decode(string_agg(substr(h, 15 - 2 * i, 2), '' ORDER BY i), 'hex')
+  FROM (SELECT lpad(to_hex(v), 16, '0') AS h) s, generate_series(0, 7) i $$;
+CREATE FUNCTION pg_temp.with_count(c bytea, n bigint) RETURNS bytea LANGUAGE sql AS $$
+  SELECT overlay(c PLACING pg_temp.le8(n) FROM 25 + get_byte(c, 20) + 256 * get_byte(c, 21) FOR 8) $$;
+SELECT dpbayes.ldp_collection_info(pg_temp.with_count(c, 20000)) ->> 'reports' AS reports FROM lin_c;
+SELECT dpbayes.ldp_collection_info(pg_temp.with_count(c, 200000)) FROM lin_c;
+SELECT * FROM lin_c, dpbayes.ldp_posterior(pg_temp.with_count(c, 2000), '{"seed": 1}');
+SELECT dpbayes.ldp_collection_info(pg_temp.with_count(c, 0)) FROM lin_c;
+-- logistic_input keeps the reports too: its sums must be theirs
+-- (the sign of the first sum flipped)
+SELECT dpbayes.ldp_collection_info(set_byte(c, 43 + L, get_byte(c, 43 + L) # 128))
+FROM logit_c, LATERAL (SELECT get_byte(c, 20) + 256 * get_byte(c, 21) AS L) l;
 -- options
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "colour": 1}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "gaussian"}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "draws": 0}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "alpha": -1}');
+-- extreme prior options name the option (they ended in "the sampler found
+-- no usable step size"); an option of another model is an error
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "mu_sd": 1e-300}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "sigma_shape": 1e300}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "mu_mean": 1e300}');
+SELECT * FROM lin_c, dpbayes.ldp_posterior(c, '{"seed": 1, "tau_sd": 1e-300}');
+SELECT * FROM lin_c, dpbayes.ldp_posterior(c, '{"seed": 1, "theta_sd": 1e300}');
+SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "theta_sd": 2}');
 SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "exponential"}');
 SELECT * FROM gauss_c, dpbayes.ldp_oue_estimate(c);

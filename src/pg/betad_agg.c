@@ -601,10 +601,17 @@ dpbayes_betad_tune(PG_FUNCTION_ARGS)
 					 errmsg("feature values must be finite")));
 	for (i = 0; i < n; i++)
 	{
-		if (!dpb_isfinite(y[i]) || (!spec.gaussian && y[i] != 0 && y[i] != 1))
+		if (!dpb_isfinite(y[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("y must be finite (logistic: 1 or 0)")));
+					 errmsg("response must be finite")));
+		if (!spec.gaussian && y[i] != 0 && y[i] != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logistic y must be 0 or 1"),
+					 errdetail("The array y holds a value other than 0 and 1: logistic regression takes labels, "
+							   "not probabilities or scores."),
+					 errhint("Pass the labels as 1 (positive) and 0, e.g. (diabetes = 'pos')::int.")));
 		if (!spec.gaussian)
 			y[i] = y[i] == 1 ? 1 : -1;
 	}

@@ -79,6 +79,10 @@ int			dpb_pg_numeric_int64(Numeric n, int64 lo, int64 hi, int64 *out);
 char	   *dpb_pg_to_utf8(const char *s, size_t len);
 char	   *dpb_pg_from_utf8(const char *s);
 
+/* release_agg.c: a Poisson response (finite) must be a whole number >= 0;
+ * errors name no value. */
+void		dpb_pg_check_count(double y);
+
 /* governance.c: the blessed tuple descriptor of a function returning a
  * composite (OUT parameters); errors when called where no record fits. */
 TupleDesc	dpb_pg_result_desc(FunctionCallInfo fcinfo);

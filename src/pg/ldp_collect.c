@@ -28,6 +28,7 @@
 #include "utils/builtins.h"
 #include "catalog/pg_type.h"
 
+#include <float.h>
 #include <stdlib.h>
 
 #define LDPC_MAGIC "DPBLDPC"
@@ -415,6 +416,116 @@ take(const char *base, Size len, Size *pos, Size n)
 	return p;
 }
 
+/*
+ * The *_input collections hold the number of reports n and the sums of the
+ * reports w and of w w' (the posterior uses only these for linear_input):
+ * an n that contradicts the sums (an edited or mismatched collection) would
+ * give a confident posterior of nothing (issue 25).  Checked: every sum
+ * against n and the reports' plausible range (|w_k| <= b_k + 12 sd_k, as
+ * ldp_collect checks each report), Cauchy-Schwarz (sw_k^2 <= n sww_kk),
+ * and sww_kk against its distribution: w_k = x_k + e_k (rounded to the
+ * grid), |x_k| <= b_k, e_k ~ N(0, sd_k^2), so sww_kk / sd_k^2 is a
+ * non-central chi-square with n degrees of freedom and non-centrality at
+ * most n b_k^2 / sd_k^2; its Laurent-Massart / Birge tail bounds at
+ * t = 70 (probability e^-70 of refusing an honest collection) bound n from
+ * both sides.  logistic_input also stores every report: its sums must be
+ * theirs.  Errors name no value.
+ */
+#define LDPC_TAIL_T 70.0
+
+static void
+check_input_sums(const ldpc_state *st)
+{
+	int			k = st->k,
+				d = st->d;
+	double		n = (double) st->n;
+	const char *contra = "Its number of reports contradicts the sums of the reports: the collection was altered "
+		"or assembled from parts of different collections.";
+
+	if (st->n == 0)
+	{
+		for (int i = 0; i < k; i++)
+			if (st->sw[i] != 0)
+				bad_collection(contra);
+		for (int i = 0; i < k * k; i++)
+			if (st->sww[i] != 0)
+				bad_collection(contra);
+		return;
+	}
+	for (int j = 0; j < k; j++)
+	{
+		bool		label = j == d && st->p.mech == DPB_LDP_LOGISTIC_INPUT;
+		double		b = j < d ? st->p.clip : (label ? 1 : st->p.y_bound),
+					sd = label ? 0 : st->c.in_sd[j < d ? 0 : 1],
+					g = label ? 0 : ldexp(1.0, st->c.in_gexp[j < d ? 0 : 1]),
+					M = b + 12 * sd + g,
+					sw = st->sw[j],
+					sww = st->sww[j * k + j],
+					slack = 1e-9;
+
+		if (!(fabs(sw) <= n * M * (1 + slack)) || !(sww >= 0) ||
+			!(sww <= n * M * M * (1 + slack)) ||
+			!(sw * sw <= n * sww * (1 + 1e-7) + DBL_MIN))
+			bad_collection(contra);
+		if (label)
+			continue;
+		{
+			double		s2 = sd * sd,
+						lam = n * b * b / s2,
+						t = LDPC_TAIL_T,
+						x = sww / s2,
+						/* rounding to the grid moves each w_k^2 by at most
+						 * g |w_k| + g^2 / 4: a relative slack */
+						rs = 1e-4 * (n + lam);
+
+			if (x > n + lam + 2 * sqrt((n + 2 * lam) * t) + 2 * t + rs)
+				bad_collection(contra);
+			if (n >= 4 * t && x < n - 2 * sqrt(n * t) - rs)
+				bad_collection(contra);
+			/* the sum: |sum x| <= n b, the noise's sum ~ N(0, n sd^2) */
+			if (fabs(sw) > n * (b + g) + sqrt(2 * t * n) * sd)
+				bad_collection(contra);
+		}
+	}
+	if (st->p.mech == DPB_LDP_LOGISTIC_INPUT)
+	{
+		double	   *sw = palloc0(sizeof(double) * k),
+				   *sww = palloc0(sizeof(double) * k * k),
+				   *aw = palloc0(sizeof(double) * k),
+				   *aww = palloc0(sizeof(double) * k * k);
+
+		if (st->nr != st->n)
+			bad_collection(contra);
+		for (int64 i = 0; i < st->nr; i++)
+		{
+			const double *w = st->rep + i * k;
+
+			if ((i & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			for (int a = 0; a < k; a++)
+			{
+				sw[a] += w[a];
+				aw[a] += fabs(w[a]);
+				for (int c = 0; c < k; c++)
+				{
+					sww[a * k + c] += w[a] * w[c];
+					aww[a * k + c] += fabs(w[a] * w[c]);
+				}
+			}
+		}
+		/* the same sums in another order: within n ulps of their size */
+		for (int a = 0; a < k; a++)
+		{
+			if (fabs(sw[a] - st->sw[a]) > 4 * (n + 1) * DBL_EPSILON * aw[a])
+				bad_collection(contra);
+			for (int c = 0; c < k; c++)
+				if (fabs(sww[a * k + c] - st->sww[a * k + c]) >
+					4 * (n + 1) * DBL_EPSILON * aww[a * k + c])
+					bad_collection(contra);
+		}
+	}
+}
+
 ldpc_state *
 dpb_pg_ldpc_parse(bytea *by)
 {
@@ -530,6 +641,8 @@ dpb_pg_ldpc_parse(bytea *by)
 	}
 	if (pos != len)
 		bad_collection("It has trailing bytes.");
+	if (dpb_ldp_is_input(st->p.mech))
+		check_input_sums(st);
 	return st;
 }
 

@@ -459,12 +459,18 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("response must be finite")));
-		if (meta.model == DPB_MODEL_POISSON && Y[i] < 0)
+		if (meta.model == DPB_MODEL_POISSON)
+			dpb_pg_check_count(Y[i]);
+		else if (Y[i] != 0 && Y[i] != 1)
 			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("poisson response must not be negative")));
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logistic y must be 0 or 1"),
+					 errdetail("The array y holds a value other than 0 and 1: logistic regression takes labels, "
+							   "not probabilities or scores."),
+					 errhint("Pass the labels as 1 (positive) and 0, e.g. (diabetes = 'pos')::int, "
+							 "or y = 1 or y > 0.5 to turn a number into a label.")));
 		dpb_clip_x(&clip, X + (size_t) i * d, Z + (size_t) i * d);
-		/* logistic: y > 0 is the positive class (1 / true) */
+		/* logistic: y = 1 is the positive class (1 / true) */
 		Yc[i] = dpb_clip_y(&clip, Y[i]);
 	}
 	sampler_seed(fcinfo, 7, &o);
