@@ -23,6 +23,42 @@ CREATE TABLE uxrel AS SELECT
       lower => ARRAY[-1, -1], upper => ARRAY[1, 1])) AS rb
 FROM ux;
 
+-- a release needs public bounds on its features (without them every record
+-- was projected onto the unit ball, silently): the error says why, what to
+-- pass and how to opt out; every path that releases or charges refuses
+\set VERBOSITY default
+SELECT dpbayes.linear_release(x, u, dpbayes.privacy(epsilon => 1, y_bound => 2)) FROM ux;
+\set VERBOSITY terse
+SELECT dpbayes.logistic_release(u < 0.5, dpbayes.privacy(epsilon => 1), x[1], x[2]) FROM ux;
+SELECT dpbayes.poisson_release(x, 1, dpbayes.privacy(epsilon => 1, y_bound => 2)) FROM ux;
+SELECT dpbayes.nonprivate_linear_stats(x, u, dpbayes.privacy(epsilon => 1, y_bound => 2)) FROM ux;
+SELECT dpbayes.logistic_release(x, u < 0.5, dpbayes.privacy(epsilon => 1, features => ARRAY['a', 'b'])) FROM ux WHERE false;
+SELECT count(*) FROM dpbayes.nonprivate_posterior('logistic', ARRAY[[0.5], [0.7]], ARRAY[0, 1],
+       dpbayes.privacy(epsilon => 1), seed => 1);
+SELECT * FROM dpbayes.charge_of('linear', 2, dpbayes.privacy(epsilon => 1, y_bound => 2));
+-- betaD: the prior is on the scaled coefficients
+\set VERBOSITY default
+SELECT dpbayes.betad_logistic(x, u < 0.5, dpbayes.betad(1, 'logistic')) FROM ux;
+\set VERBOSITY terse
+SELECT dpbayes.betad_linear(u, dpbayes.betad(8, 'linear', sigma2_floor => 0.01), x[1], x[2]) FROM ux;
+SELECT * FROM dpbayes.betad_charge_of(dpbayes.betad(1, 'logistic'));
+SELECT count(*) FROM dpbayes.betad_tune_NOT_PRIVATE(ARRAY[[0.1], [0.2]], ARRAY[0, 1], dpbayes.betad(1, 'logistic'));
+-- the parameters alone are not a release: they can be inspected
+SELECT (p).scaling, (p).lower IS NULL AS no_bounds FROM (SELECT dpbayes.privacy(epsilon => 1) AS p) s;
+SELECT (p).beta, (p).scaling FROM (SELECT dpbayes.betad(1, 'logistic') AS p) s;
+-- scaling => 'none' is the explicit opt-out (features already in the unit
+-- ball); it cannot be combined with bounds
+SELECT (p).scaling, dpbayes.release_json(r)->>'lower' AS lower
+FROM (SELECT dpbayes.privacy(epsilon => 1, y_bound => 2, scaling => 'none') AS p) pp,
+     LATERAL (SELECT dpbayes.linear_release(x, u, p) AS r FROM ux) rr;
+SELECT (dpbayes.betad_logistic(x, u < 0.5, dpbayes.betad(1, 'logistic', scaling => 'none', chains => 1,
+        warmup => 20, iterations => 10)))::jsonb->>'kind' AS kind FROM ux;
+SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', lower => ARRAY[0], upper => ARRAY[1]);
+SELECT dpbayes.privacy(epsilon => 1, scaling => 'unit');
+SELECT dpbayes.betad(1, 'logistic', scaling => 'none', lower => ARRAY[0], upper => ARRAY[1]);
+SELECT dpbayes.betad(1, 'logistic', scaling => 'box');
+\set VERBOSITY default
+
 -- options that do not apply to the run are errors naming the option (they
 -- used to be ignored silently)
 SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"laplace_noise": "latent"}')$q$);
@@ -36,7 +72,7 @@ SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, opt
 SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rb, 5, 1, 5, 1, options => '{"thin": 2}')$q$);
 -- the array form of the non-private tuning function takes labels 0 and 1
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.betad_tune_NOT_PRIVATE(ARRAY[[0.1], [0.2]], ARRAY[0.5, 1],
-    dpbayes.betad(1, 'logistic', lower => ARRAY[0], upper => ARRAY[1]))$q$);
+    dpbayes.betad(1, 'logistic', scaling => 'none'))$q$);
 -- ... and where they apply they still work
 SET client_min_messages = error;
 SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rl, 5, 1, 5, 1, options => '{"laplace_noise": "omega", "target_accept": 0.9}');

@@ -151,6 +151,7 @@ trans_state(FunctionCallInfo fcinfo, int gaussian, int p_arg, MemoryContext *agg
 					 errhint("Use dpbayes.betad_%s, or dpbayes.betad(..., model => '%s').",
 							 s->spec.gaussian ? "linear" : "logistic",
 							 gaussian ? "linear" : "logistic")));
+		dpb_pg_betad_require_scales(&s->spec);
 		s->p_copy = MemoryContextAlloc(*aggcxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
@@ -419,6 +420,7 @@ empty_group_spec(FunctionCallInfo fcinfo, dpb_betad_spec *spec)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot release an empty group unless the betaD parameters are a constant")));
 	dpb_pg_betad_from_datum(((Const *) te->expr)->constvalue, spec);
+	dpb_pg_betad_require_scales(spec);
 	if (spec->fx.d == 0 && cols && !ag->aggvariadic)
 		spec->fx.d = list_length(ag->args) - 2;
 	if (spec->fx.d == 0)
@@ -580,6 +582,7 @@ dpbayes_betad_tune(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("y must be a double precision array without nulls, one value per row of x")));
 	dpb_pg_betad_from_datum(PG_GETARG_DATUM(2), &spec);
+	dpb_pg_betad_require_scales(&spec);
 	if (spec.fx.d != 0 && spec.fx.d != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

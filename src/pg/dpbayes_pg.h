@@ -38,6 +38,11 @@ void		dpb_pg_noise_bits_done(dpb_rbits *r);
  * dpb_params_check; errors are raised). */
 void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
 
+/* privacy.c: a release's parameters must have public bounds, or scaling
+ * "none" chosen explicitly (issue 25): else an error that says why, what to
+ * pass and how to opt out. */
+void		dpb_pg_require_bounds(const dpb_params *p);
+
 /* privacy.c: a float8[] of finite values (at most maxn; returns the count)
  * and a text[] of feature names into p->names (returns the count). */
 int			dpb_pg_float8_array(Datum d, const char *what, double *out, int maxn);
@@ -47,6 +52,10 @@ int			dpb_pg_name_array(Datum d, dpb_params *p);
  * are raised). */
 struct dpb_betad_spec;
 void		dpb_pg_betad_from_datum(Datum composite, struct dpb_betad_spec *s);
+
+/* betad.c: betaD parameters must scale the features by public bounds, or
+ * have scaling "none" chosen explicitly (issue 25). */
+void		dpb_pg_betad_require_scales(const struct dpb_betad_spec *s);
 
 /* release_io.c: a release datum into a dpb_release with palloc'd stats
  * (validated), and a dpb_release into a new datum. */

@@ -433,6 +433,7 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	st = dpb_params_check_model(&meta.p, meta.model, d, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	dpb_pg_require_bounds(&meta.p);
 	meta.p.d = d;
 	meta.p.mechanism = DPB_MECH_NONE;
 	meta.d = d;

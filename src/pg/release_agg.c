@@ -79,6 +79,7 @@ check_release_params(const dpb_params *p, dpb_model model, int d)
 
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	dpb_pg_require_bounds(p);
 	/* valid parameters: what fails now is their calibration */
 	if (dpb_release_check_params(model, p, d, &err) != DPB_OK)
 		ereport(ERROR,

@@ -54,7 +54,8 @@ CREATE TYPE dpbayes.betad_params AS (
     iterations   integer,
     root         text,
     sigma2_prior double precision[],
-    neighbours   text
+    neighbours   text,
+    scaling      text
 );
 COMMENT ON TYPE dpbayes.betad_params IS
   'parameters of a betaD-Bayes release; build it with dpbayes.betad(...), which validates them';
@@ -79,15 +80,16 @@ CREATE FUNCTION dpbayes.betad(
     iterations   integer            DEFAULT 50,
     root         text               DEFAULT 'smaller',
     sigma2_prior double precision[] DEFAULT NULL,
-    neighbours   text               DEFAULT 'add_remove')
+    neighbours   text               DEFAULT 'add_remove',
+    scaling      text               DEFAULT NULL)
 RETURNS dpbayes.betad_params
 AS 'MODULE_PATHNAME', 'dpbayes_betad'
 LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.betad(double precision, text, double precision, double precision,
     double precision, boolean, double precision, double precision[], double precision[], text[],
     integer, double precision, text, double precision, integer, integer, integer, text,
-    double precision[], text) IS
-  'validated betaD-Bayes parameters: epsilon (total over the draws; or give beta), model (logistic|linear), prior_sd (N(0, prior_sd^2) coefficients of the scaled features), sigma2_floor (linear: public floor of the residual variance, units of y^2), y_scale (linear: public scale of y), intercept, beta (instead of epsilon), lower/upper (public feature scales, never clipping), features (names), draws (k draws composed as bounded-range zCDP; needs delta), tier (approximate: NUTS with the fixed schedule, delta'' not certified; exact: rejection from the prior, certified delta_prime, default 1e-9), chains/warmup/iterations (the public schedule), root (linear: smaller|larger beta), sigma2_prior ({a, b}: sigma2 / y_scale^2 ~ InverseGamma above the floor), neighbours (add_remove: N private and not released, the default; replace: N public and released, needed by the exact tier)';
+    double precision[], text, text) IS
+  'validated betaD-Bayes parameters: epsilon (total over the draws; or give beta), model (logistic|linear), prior_sd (N(0, prior_sd^2) coefficients of the scaled features), sigma2_floor (linear: public floor of the residual variance, units of y^2), y_scale (linear: public scale of y), intercept, beta (instead of epsilon), lower/upper (public feature scales, never clipping; a release needs them, or scaling none), features (names), draws (k draws composed as bounded-range zCDP; needs delta), tier (approximate: NUTS with the fixed schedule, delta'' not certified; exact: rejection from the prior, certified delta_prime, default 1e-9), chains/warmup/iterations (the public schedule), root (linear: smaller|larger beta), sigma2_prior ({a, b}: sigma2 / y_scale^2 ~ InverseGamma above the floor), neighbours (add_remove: N private and not released, the default; replace: N public and released, needed by the exact tier), scaling (none: no lower/upper, the features are used as given, for features already on a unit scale)';
 
 CREATE FUNCTION dpbayes._betad_combine(internal, internal) RETURNS internal
 AS 'MODULE_PATHNAME', 'dpbayes_betad_combine' LANGUAGE C PARALLEL SAFE;

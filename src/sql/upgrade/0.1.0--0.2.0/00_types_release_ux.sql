@@ -1,0 +1,6 @@
+-- A release needs public feature bounds, or scaling => 'none' chosen
+-- explicitly (issue 25): the comment of dpbayes.privacy says so.
+COMMENT ON FUNCTION dpbayes.privacy(double precision, double precision, double precision,
+    double precision, double precision[], double precision[], boolean, text, text, text[],
+    double precision[], double precision, text) IS
+  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds: a release needs them, or scaling none), intercept, mechanism (gaussian|laplace), scaling (box|ball: how the bounds scale the features; none: no bounds, the features are used as given, for features already scaled to the unit ball), features (names), noise_weights (relative noise scale per model statistic block, the count block last under add_remove), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none), neighbours (add_remove: the default, the number of rows is private and released with noise, right for WHERE subsets and GROUP BY groups; replace: a fixed population whose size is public, released exactly)';
