@@ -16,7 +16,7 @@ END $$;
 SELECT lin('SELECT NULL::float8[] x, 0.5::float8 y');
 SELECT lin('SELECT ARRAY[0.1, NULL] x, 0.5::float8 y');
 SELECT lin('SELECT ARRAY[0.1, 0.2] x, NULL::float8 y');
-SELECT dpbayes.logistic_release(x, NULL, dpbayes.privacy(epsilon => 1, scaling => 'none')) FROM bad;
+SELECT dpbayes.logistic_release(x, NULL::boolean, dpbayes.privacy(epsilon => 1, scaling => 'none')) FROM bad;
 SELECT dpbayes.logistic_release(x, yb, NULL) FROM bad;
 -- NaN and infinities
 \set SHOW_CONTEXT never

@@ -79,6 +79,34 @@ SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rl, 5, 1, 5, 1, options =
 SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"x_moments": "prior", "x_cov": [[0.3, 0], [0, 0.3]]}');
 RESET client_min_messages;
 
+-- common mistakes reach a function that explains them (PostgreSQL would
+-- say "function ... does not exist"): a numeric logistic y in both forms,
+-- also for an empty group and for betaD; a missing epsilon or model; the
+-- American spelling neighbors (named and mixed notation)
+\set VERBOSITY default
+SELECT dpbayes.logistic_release(x, (u < 0.5)::int, dpbayes.privacy(epsilon => 1, scaling => 'none')) FROM ux;
+\set VERBOSITY terse
+SELECT dpbayes.logistic_release(u, dpbayes.privacy(epsilon => 1, scaling => 'none'), x[1], x[2]) FROM ux;
+SELECT dpbayes.logistic_release(x, 1.0, dpbayes.privacy(epsilon => 1, scaling => 'none')) FROM ux WHERE false;
+SELECT dpbayes.betad_logistic(x, u, dpbayes.betad(1, 'logistic', scaling => 'none')) FROM ux;
+SELECT dpbayes.betad_logistic(u, dpbayes.betad(1, 'logistic', scaling => 'none'), x[1], x[2]) FROM ux;
+\set VERBOSITY default
+SELECT dpbayes.privacy(delta => 1e-5, lower => ARRAY[0], upper => ARRAY[1]);
+SELECT dpbayes.privacy(epsilon => 1, neighbors => 'replace');
+\set VERBOSITY terse
+SELECT dpbayes.privacy(1, neighbors => 'replace');
+SELECT dpbayes.betad(1, 'logistic', neighbors => 'replace');
+SELECT dpbayes.betad(beta => 3);
+\set VERBOSITY default
+-- the right spellings and types still resolve to the releases
+SELECT (dpbayes.privacy(1)).epsilon AS positional_epsilon,
+       (dpbayes.betad(model => 'logistic', beta => 3)).epsilon AS epsilon_of_beta;
+SELECT dpbayes.logistic_release(x, u < 0.5, dpbayes.privacy(epsilon => 1, scaling => 'none')) IS NOT NULL AS array_form,
+       dpbayes.logistic_release(u < 0.5, dpbayes.privacy(epsilon => 1, scaling => 'none'), x[1], x[2]) IS NOT NULL AS cols_form
+FROM ux;
+SELECT count(*) AS overloads_that_explain FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = 'dpbayes' AND obj_description(p.oid, 'pg_proc') LIKE 'not %';
+
 -- the size limits of docs/posterior.md ("Limits") are exact: at d - 1 the
 -- run starts (its estimate is at least 44 s: statement_timeout cancels it),
 -- at d it is refused (54000) with the sampler, the model, d and an

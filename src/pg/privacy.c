@@ -132,7 +132,8 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	if (isnull[A_EPSILON])
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("epsilon must not be null")));
+				 errmsg("epsilon must not be null"),
+				 errhint("epsilon, the privacy budget of the release, is required: dpbayes.privacy(epsilon => 1, ...).")));
 	p->epsilon = DatumGetFloat8(v[A_EPSILON]);
 	if (!isnull[A_MECHANISM])
 	{

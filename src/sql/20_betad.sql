@@ -61,8 +61,9 @@ COMMENT ON TYPE dpbayes.betad_params IS
   'parameters of a betaD-Bayes release; build it with dpbayes.betad(...), which validates them';
 
 CREATE FUNCTION dpbayes.betad(
-    epsilon      double precision,
-    model        text,
+    epsilon      double precision   DEFAULT NULL,  -- epsilon (or beta) and model are
+    model        text               DEFAULT NULL,  -- required: defaults only so that a
+                                                   -- call without them is explained
     prior_sd     double precision   DEFAULT 3,
     sigma2_floor double precision   DEFAULT NULL,
     y_scale      double precision   DEFAULT NULL,
@@ -169,3 +170,62 @@ LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.betad_tune_NOT_PRIVATE(double precision[], double precision[], dpbayes.betad_params, bigint) IS
   'NOT PRIVATE: the whole chains of the betaD sampler on raw rows (x N x d, y: logistic 1/0) with a seeded generator, then the diagnostics a release hides (per variable, chain and iteration null: rhat, ess_bulk, ess_tail; per chain, iteration null: step_size, divergences, mean_tree_depth, mean_accept, gradient_evals); for choosing a schedule on public or synthetic data only';
 REVOKE ALL ON FUNCTION dpbayes.betad_tune_NOT_PRIVATE(double precision[], double precision[], dpbayes.betad_params, bigint) FROM PUBLIC;
+
+-- ---- common mistakes explained (issue 25; docs/errors.md) ----
+
+-- a numeric y for betaD logistic regression (both forms): "y must be boolean"
+CREATE FUNCTION dpbayes._betad_numeric_y_trans(internal, double precision[], double precision, dpbayes.betad_params)
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_mistake_numeric_y' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._betad_numeric_y_cols_trans(internal, double precision, dpbayes.betad_params, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_mistake_numeric_y' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.betad_logistic(double precision[], double precision, dpbayes.betad_params) (
+    SFUNC = dpbayes._betad_numeric_y_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._numeric_y_final,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.betad_logistic(double precision[], double precision, dpbayes.betad_params) IS
+  'not a release: betaD logistic regression takes a boolean y, and this overload says so (use y = 1, y > 0.5 or a comparison)';
+CREATE AGGREGATE dpbayes.betad_logistic(y double precision, p dpbayes.betad_params, VARIADIC x "any") (
+    SFUNC = dpbayes._betad_numeric_y_cols_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._numeric_y_final,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.betad_logistic(double precision, dpbayes.betad_params, VARIADIC "any") IS
+  'not a release: betaD logistic regression takes a boolean y, and this overload says so (use y = 1, y > 0.5 or a comparison)';
+
+-- the American spelling neighbors => ... (required here: only a call that
+-- uses the name resolves to this overload; epsilon and model first, for a
+-- call in mixed notation)
+CREATE FUNCTION dpbayes.betad(
+    epsilon      double precision,
+    model        text,
+    neighbors    text,
+    prior_sd     double precision   DEFAULT NULL,
+    sigma2_floor double precision   DEFAULT NULL,
+    y_scale      double precision   DEFAULT NULL,
+    intercept    boolean            DEFAULT NULL,
+    beta         double precision   DEFAULT NULL,
+    lower        double precision[] DEFAULT NULL,
+    upper        double precision[] DEFAULT NULL,
+    features     text[]             DEFAULT NULL,
+    draws        integer            DEFAULT NULL,
+    delta        double precision   DEFAULT NULL,
+    tier         text               DEFAULT NULL,
+    delta_prime  double precision   DEFAULT NULL,
+    chains       integer            DEFAULT NULL,
+    warmup       integer            DEFAULT NULL,
+    iterations   integer            DEFAULT NULL,
+    root         text               DEFAULT NULL,
+    sigma2_prior double precision[] DEFAULT NULL,
+    neighbours   text               DEFAULT NULL,
+    scaling      text               DEFAULT NULL)
+RETURNS dpbayes.betad_params
+AS 'MODULE_PATHNAME', 'dpbayes_mistake_argument'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.betad(double precision, text, text, double precision, double precision,
+    double precision, boolean, double precision, double precision[], double precision[], text[],
+    integer, double precision, text, double precision, integer, integer, integer, text,
+    double precision[], text, text) IS
+  'not betaD parameters: the argument is spelled neighbours, and this overload says so';
