@@ -153,4 +153,47 @@ RESET statement_timeout;
 RESET client_min_messages;
 \set SHOW_CONTEXT errors
 
-DROP TABLE ux, uxrel, uxlim;
+-- progress NOTICEs of long runs (docs/posterior.md, "Progress"): auto, the
+-- default, is off here (the client is pg_regress, not psql); interval 0
+-- reports every iteration, which makes the NOTICEs deterministic (their
+-- timing, in the DETAIL, is not shown: VERBOSITY terse)
+SHOW dpbayes.progress;
+SHOW dpbayes.progress_interval;
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rb, draws => 2, chains => 2, warmup => 2, seed => 1);
+SET dpbayes.progress = on;
+SET dpbayes.progress_interval = 0;
+\set VERBOSITY terse
+-- NUTS: the schedule with its cost estimate, then chain, phase, iteration
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rb, draws => 2, chains => 2, warmup => 2, seed => 1);
+-- Gibbs-SS, and the non-private reference
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, draws => 2, chains => 1, warmup => 1, seed => 1,
+                                                         options => '{"sampler": "gibbs"}');
+SELECT count(*) AS draws FROM dpbayes.nonprivate_posterior('logistic', ARRAY[[0.5], [0.7], [0.1]], ARRAY[0, 1, 1],
+       dpbayes.privacy(epsilon => 1, scaling => 'none'), draws => 2, chains => 1, warmup => 1, seed => 1);
+-- a local-DP posterior
+CREATE TABLE uxldp AS
+SELECT dpbayes.ldp_collect(ARRAY[v]::float8[], '{"mechanism":"scalar_laplace","epsilon":2,"lower":-5,"upper":5}') AS c
+FROM (SELECT (i % 9) * 0.5 - 2 AS v FROM generate_series(1, 40) i) s;
+SELECT count(*) AS draws FROM uxldp, dpbayes.ldp_posterior(c, '{"seed": 1, "chains": 1, "warmup": 2, "draws": 1}');
+-- betaD: the public schedule only, and (not within this short run) the
+-- time since the start at fixed clock times: never the chain's position
+SET dpbayes.progress_interval = '1h';
+SELECT dpbayes.betad_logistic(x, u < 0.5, dpbayes.betad(1, 'logistic', scaling => 'none', chains => 1,
+        warmup => 20, iterations => 10))::jsonb->>'kind' AS kind FROM ux;
+\set VERBOSITY default
+-- cancel stays prompt while every iteration sends a NOTICE (to the server
+-- log here: the client sees none, the reporting path runs all the same)
+SET dpbayes.progress_interval = 0;
+SET log_min_messages = notice;
+SET client_min_messages = warning;
+CREATE TEMP TABLE t0 AS SELECT clock_timestamp() AS t;
+SET statement_timeout = '300ms';
+SELECT count(*) FROM uxrel, dpbayes.posterior(rb, draws => 100000, chains => 16, warmup => 100000, seed => 1);
+RESET statement_timeout;
+SELECT clock_timestamp() - t < interval '1.3 s' AS cancelled_within_a_second FROM t0;
+RESET log_min_messages;
+RESET client_min_messages;
+RESET dpbayes.progress;
+RESET dpbayes.progress_interval;
+
+DROP TABLE ux, uxrel, uxlim, uxldp;

@@ -57,6 +57,9 @@ typedef struct BetadState
 static int
 betad_interrupt(void)
 {
+	/* the elapsed-only progress NOTICE of a release (progress.c) */
+	if (dpb_pg_progress_poll())
+		return 1;
 	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
@@ -430,6 +433,32 @@ empty_group_spec(FunctionCallInfo fcinfo, dpb_betad_spec *spec)
 				 errhint("Give lower/upper or features in dpbayes.betad(...).")));
 }
 
+/*
+ * Progress of a betaD release (progress.c): the whole MCMC run is the
+ * privacy mechanism, and how fast it moves depends on the data (and N,
+ * private under add/remove neighbours), so before the run only the public
+ * schedule is shown (no cost estimate: it would be a function of N), and
+ * during it only the time since the start, at fixed clock times, never
+ * per iteration (docs/betad.md, "Progress").
+ */
+static void
+betad_progress_start(const dpb_betad_spec *spec)
+{
+	if (!dpb_pg_progress_enabled())
+		return;
+	ereport(NOTICE,
+			(spec->tier == DPB_BETAD_EXACT ?
+			 errmsg("betaD release: %d draw%s by rejection from the prior (the exact tier)",
+					spec->ndraws, spec->ndraws == 1 ? "" : "s") :
+			 errmsg("betaD release: %d draw%s, each %d chain%s of %d warmup and %d iterations (the public schedule)",
+					spec->ndraws, spec->ndraws == 1 ? "" : "s", spec->sched.chains,
+					spec->sched.chains == 1 ? "" : "s", spec->sched.warmup, spec->sched.iters),
+			 errdetail("Only the time since the start is reported, every %s: how fast the sampler moves depends "
+					   "on the data, so its position is not shown (docs/betad.md).",
+					   dpb_pg_format_duration(Max(dpb_pg_progress_interval_ms(), 1000) / 1000.0))));
+	dpb_pg_progress_begin("betaD release", true);
+}
+
 static Datum
 betad_final(FunctionCallInfo fcinfo, int gaussian)
 {
@@ -461,8 +490,16 @@ betad_final(FunctionCallInfo fcinfo, int gaussian)
 	}
 	work = palloc_extended(sizeof(double) * 2 * (Size) Max(n, 1), MCXT_ALLOC_HUGE);
 	rb = dpb_pg_noise_bits(&insecure);
+	betad_progress_start(&spec);
 	st = dpb_betad_run(&spec, n, X, y, work, rb, betad_interrupt, &r, &err);
+	dpb_pg_progress_end();
 	dpb_pg_noise_bits_done(rb);
+	if (st == DPB_OK && dpb_pg_progress_failed())
+	{
+		/* a progress NOTICE failed (the run was told to stop) */
+		dpb_betad_release_free(&r);
+		st = DPB_EINTR;
+	}
 	if (X != NULL)
 	{
 		memset(X, 0, sizeof(double) * (Size) n * spec.fx.d);

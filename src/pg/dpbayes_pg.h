@@ -96,6 +96,21 @@ void		dpb_pg_check_count(double y);
  * composite (OUT parameters); errors when called where no record fits. */
 TupleDesc	dpb_pg_result_desc(FunctionCallInfo fcinfo);
 
+/* progress.c: progress NOTICEs of long runs (docs/posterior.md,
+ * "Progress").  begin before the core's run (elapsed_only: a betaD
+ * release, which shows nothing but the time), end after it; the interrupt
+ * callbacks call poll, which returns nonzero when a NOTICE failed (the run
+ * must stop; rethrow raises that error once the core has returned). */
+void		dpb_pg_progress_define_gucs(void);
+bool		dpb_pg_progress_enabled(void);
+int			dpb_pg_progress_interval_ms(void);
+char	   *dpb_pg_format_duration(double s);
+void		dpb_pg_progress_begin(const char *what, bool elapsed_only);
+int			dpb_pg_progress_poll(void);
+void		dpb_pg_progress_end(void);
+bool		dpb_pg_progress_failed(void);
+void		dpb_pg_progress_rethrow(void);
+
 /* infer_opts.c: the options jsonb of dpbayes.posterior() */
 void		dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r,
 									dpb_infer_opts *o);

@@ -375,7 +375,21 @@ run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr)
 				 errhint("Pass options.seed = " UINT64_FORMAT " to reproduce these draws.",
 						 o.run.seed)));
 	}
+	if (dpb_pg_progress_enabled())
+	{
+		int			iv = dpb_pg_progress_interval_ms();
+
+		ereport(NOTICE,
+				(errmsg("ldp_posterior: %d chain%s of %d warmup and %d sampling iterations with the nuts sampler (%s model)",
+						o.run.chains, o.run.chains == 1 ? "" : "s", o.run.warmup, o.run.draws,
+						dpb_ldpm_model_name(dt.model)),
+				 iv == 0 ? errdetail("Progress is reported at every iteration (dpbayes.progress_interval = 0).") :
+				 errdetail("Progress is reported every %s (dpbayes.progress_interval).",
+						   dpb_pg_format_duration(iv / 1000.0))));
+	}
+	dpb_pg_progress_begin("ldp_posterior", false);
 	s = dpb_ldpm_run(&dt, &o.prior, &o.run, dr, &err);
+	dpb_pg_progress_stop(s, dr);
 	if (s == DPB_ENUMERIC)
 	{
 		/* no starting point or step size: name the prior options given */
