@@ -357,5 +357,13 @@ SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "colour": 1}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "gaussian"}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "draws": 0}');
 SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "alpha": -1}');
+-- extreme prior options name the option (they ended in "the sampler found
+-- no usable step size"); an option of another model is an error
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "mu_sd": 1e-300}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "sigma_shape": 1e300}');
+SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "mu_mean": 1e300}');
+SELECT * FROM lin_c, dpbayes.ldp_posterior(c, '{"seed": 1, "tau_sd": 1e-300}');
+SELECT * FROM lin_c, dpbayes.ldp_posterior(c, '{"seed": 1, "theta_sd": 1e300}');
+SELECT * FROM oue_c, dpbayes.ldp_posterior(c, '{"seed": 1, "theta_sd": 2}');
 SELECT * FROM gauss_c, dpbayes.ldp_posterior(c, '{"seed": 1, "model": "exponential"}');
 SELECT * FROM gauss_c, dpbayes.ldp_oue_estimate(c);

@@ -75,6 +75,8 @@ dpbayes_charge_of(PG_FUNCTION_ARGS)
 				 errmsg("the privacy parameters are for %d features, not %d", r.p.d, d)));
 	if ((st = dpb_params_check_model(&r.p, r.model, d, &err)) != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	/* refused here, before the governed procedure charges anything */
+	dpb_pg_require_bounds(&r.p);
 	if ((st = dpb_release_check_params(r.model, &r.p, d, &err)) != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	r.p.d = d;

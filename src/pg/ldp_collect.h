@@ -81,6 +81,7 @@ double		dpb_pg_option_number(JsonbValue *v, const char *key);
 /* posterior.c: the output paths of dpbayes.posterior, shared */
 int			dpb_pg_interrupt(void);
 void		dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr);
+void		dpb_pg_progress_stop(dpb_status st, dpb_draws *dr);
 void		dpb_pg_emit_draws(ReturnSetInfo *rsinfo, dpb_draws *dr);
 void		dpb_pg_emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr);
 

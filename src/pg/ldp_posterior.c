@@ -42,11 +42,118 @@ typedef struct ldpp_opts
 	bool		have_seed;
 	bool		have_bin_tol;
 	char		model[32];
+	unsigned	given;			/* bit i: prior_keys[i] was given */
 } ldpp_opts;
 
 /* the largest binning tolerance accepted (nats): the bound is on the
  * variation of the log-likelihood's error over the whole parameter space */
 #define LDPP_MAX_BIN_TOL 1.0
+/*
+ * The prior's options (docs/ldp.md): the models they apply to and their
+ * kind.  A scale or rate must lie within a factor PRIOR_FACTOR of its
+ * default, which follows the scale of the reports; a shape in
+ * [SHAPE_MIN, SHAPE_MAX]; mu_mean within PRIOR_FACTOR widths of the
+ * clipping interval.  Outside these the sampler finds no usable step size
+ * or never moves (issue 25), so they are errors naming the option.
+ */
+#define PRIOR_FACTOR 1e4
+#define SHAPE_MIN 1e-2
+#define SHAPE_MAX 1e4
+
+enum
+{
+	PK_LOCATION, PK_SCALE, PK_RATE, PK_SHAPE
+};
+
+#define M_GAUSS (1u << DPB_LDPM_GAUSSIAN)
+#define M_EXP (1u << DPB_LDPM_EXPONENTIAL)
+#define M_HIST (1u << DPB_LDPM_HISTOGRAM)
+#define M_LIN (1u << DPB_LDPM_LINEAR)
+#define M_LOGIT (1u << DPB_LDPM_LOGISTIC)
+#define M_GAUSS_GN (1u << DPB_LDPM_GAUSSIAN_GN)
+#define M_PROP (1u << DPB_LDPM_PROPORTION)
+
+typedef struct prior_key
+{
+	const char *name;
+	size_t		off;
+	unsigned	models;
+	int			kind;
+} prior_key;
+
+static const prior_key prior_keys[] = {
+	{"mu_mean", offsetof(dpb_ldpm_prior, mu_mean), M_GAUSS | M_GAUSS_GN, PK_LOCATION},
+	{"mu_sd", offsetof(dpb_ldpm_prior, mu_sd), M_GAUSS | M_GAUSS_GN, PK_SCALE},
+	{"sigma_shape", offsetof(dpb_ldpm_prior, sigma_shape), M_GAUSS | M_GAUSS_GN, PK_SHAPE},
+	{"sigma_rate", offsetof(dpb_ldpm_prior, sigma_rate), M_GAUSS | M_GAUSS_GN, PK_RATE},
+	{"rate_shape", offsetof(dpb_ldpm_prior, rate_shape), M_EXP, PK_SHAPE},
+	{"rate_rate", offsetof(dpb_ldpm_prior, rate_rate), M_EXP, PK_RATE},
+	{"alpha", offsetof(dpb_ldpm_prior, alpha), M_HIST, PK_SHAPE},
+	{"theta_sd", offsetof(dpb_ldpm_prior, theta_sd), M_LIN | M_LOGIT, PK_SCALE},
+	{"noise_sd", offsetof(dpb_ldpm_prior, noise_sd), M_LIN, PK_SCALE},
+	{"x_mean_sd", offsetof(dpb_ldpm_prior, x_mean_sd), M_LIN | M_LOGIT, PK_SCALE},
+	{"tau_sd", offsetof(dpb_ldpm_prior, tau_sd), M_LIN | M_LOGIT, PK_SCALE},
+	{"beta_a", offsetof(dpb_ldpm_prior, beta_a), M_PROP, PK_SHAPE},
+	{"beta_b", offsetof(dpb_ldpm_prior, beta_b), M_PROP, PK_SHAPE},
+	{NULL, 0, 0, 0}
+};
+
+#define PRIOR_VAL(pr, k) (*(double *) ((char *) (pr) + (k)->off))
+
+/*
+ * The given prior options: each must apply to the model and lie in its
+ * range (def: the defaults for these reports; dt: the model's data).
+ */
+static void
+check_prior_options(const ldpp_opts *o, const dpb_ldpm_prior *def, const dpb_ldpm_data *dt)
+{
+	for (const prior_key *k = prior_keys; k->name; k++)
+	{
+		double		v,
+					dv,
+					lo,
+					hi;
+
+		if (!(o->given & (1u << (k - prior_keys))))
+			continue;
+		if (!(k->models & (1u << dt->model)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("option \"%s\" does not apply to the %s model", k->name,
+							dpb_ldpm_model_name(dt->model)),
+					 errhint("docs/ldp.md lists the prior options of each model.")));
+		v = PRIOR_VAL(&o->prior, k);
+		dv = PRIOR_VAL(def, k);
+		switch (k->kind)
+		{
+			case PK_LOCATION:
+				{
+					double		w = fmax(dt->b - dt->a, 1.0);
+
+					lo = dv - PRIOR_FACTOR * w;
+					hi = dv + PRIOR_FACTOR * w;
+					break;
+				}
+			case PK_SHAPE:
+				lo = SHAPE_MIN;
+				hi = SHAPE_MAX;
+				break;
+			default:
+				lo = dv / PRIOR_FACTOR;
+				hi = dv * PRIOR_FACTOR;
+				break;
+		}
+		if (!(v >= lo && v <= hi))
+			bad_option(k->name,
+					   k->kind == PK_SHAPE ?
+					   psprintf("The value must lie between %g and %g (docs/errors.md, \"Local-DP prior options\").", lo, hi) :
+					   k->kind == PK_LOCATION ?
+					   psprintf("The value must lie between %.6g and %.6g: within %g widths of the clipping interval of its default, %.6g (docs/errors.md, \"Local-DP prior options\").",
+								lo, hi, PRIOR_FACTOR, dv) :
+					   psprintf("The value must lie between %.6g and %.6g: within a factor of %g of its default for these reports, %.6g (docs/errors.md, \"Local-DP prior options\").",
+								lo, hi, PRIOR_FACTOR, dv));
+	}
+}
 
 /* The model data of collection st for the chosen model. */
 static void
@@ -249,28 +356,21 @@ parse_opts(Jsonb *jb, ldpp_opts *o, bool want_model)
 			o->run.bin_tol = x > 0 ? x : -1;
 			o->have_bin_tol = true;
 		}
-#define PRIOR_KEY(name) \
-		else if (strcmp(key, #name) == 0) \
-			o->prior.name = opt_num(&val, key);
-		PRIOR_KEY(mu_mean)
-			PRIOR_KEY(mu_sd)
-			PRIOR_KEY(sigma_shape)
-			PRIOR_KEY(sigma_rate)
-			PRIOR_KEY(rate_shape)
-			PRIOR_KEY(rate_rate)
-			PRIOR_KEY(alpha)
-			PRIOR_KEY(theta_sd)
-			PRIOR_KEY(noise_sd)
-			PRIOR_KEY(x_mean_sd)
-			PRIOR_KEY(tau_sd)
-			PRIOR_KEY(beta_a)
-			PRIOR_KEY(beta_b)
-#undef PRIOR_KEY
-			else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown option \"%s\"", dpb_pg_quote(key, strlen(key))),
-					 errhint("docs/ldp.md lists the options of dpbayes.ldp_posterior.")));
+		else
+		{
+			const prior_key *k;
+
+			for (k = prior_keys; k->name; k++)
+				if (strcmp(key, k->name) == 0)
+					break;
+			if (k->name == NULL)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("unknown option \"%s\"", dpb_pg_quote(key, strlen(key))),
+						 errhint("docs/ldp.md lists the options of dpbayes.ldp_posterior.")));
+			PRIOR_VAL(&o->prior, k) = opt_num(&val, key);
+			o->given |= 1u << (k - prior_keys);
+		}
 	}
 }
 
@@ -286,6 +386,7 @@ run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr, bool compare)
 	ldpc_state *st,
 			   *st2 = NULL;
 	ldpp_opts	o;
+	dpb_ldpm_prior def;
 	dpb_ldpm_data dt;
 	dpb_err		err;
 	dpb_status	s;
@@ -340,7 +441,9 @@ run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr, bool compare)
 	if (o.have_bin_tol && !DPB_LDPM_IS_SCALAR(dt.model))
 		bad_option("bin_tol", "The option applies to the binned scalar models: gaussian and exponential on scalar_laplace reports, gaussian on scalar_gaussian reports.");
 	dpb_ldpm_prior_default(&dt, &o.prior);
+	def = o.prior;
 	parse_opts(jb, &o, true);
+	check_prior_options(&o, &def, &dt);
 	memset(&err, 0, sizeof(err));
 	if (dpb_ldpm_prior_check(&o.prior, &err) != DPB_OK)
 		dpb_pg_raise(DPB_EINVAL, &err, ERRCODE_INVALID_PARAMETER_VALUE);
@@ -358,7 +461,39 @@ run_ldp(FunctionCallInfo fcinfo, dpb_draws *dr, bool compare)
 				 errhint("Pass options.seed = " UINT64_FORMAT " to reproduce these draws.",
 						 o.run.seed)));
 	}
+	if (dpb_pg_progress_enabled())
+	{
+		int			iv = dpb_pg_progress_interval_ms();
+
+		ereport(NOTICE,
+				(errmsg("ldp_posterior: %d chain%s of %d warmup and %d sampling iterations with the nuts sampler (%s model)",
+						o.run.chains, o.run.chains == 1 ? "" : "s", o.run.warmup, o.run.draws,
+						dpb_ldpm_model_name(dt.model)),
+				 iv == 0 ? errdetail("Progress is reported at every iteration (dpbayes.progress_interval = 0).") :
+				 errdetail("Progress is reported every %s (dpbayes.progress_interval).",
+						   dpb_pg_format_duration(iv / 1000.0))));
+	}
+	dpb_pg_progress_begin("ldp_posterior", false);
 	s = dpb_ldpm_run(&dt, &o.prior, &o.run, dr, &err);
+	dpb_pg_progress_stop(s, dr);
+	if (s == DPB_ENUMERIC)
+	{
+		/* no starting point or step size: name the prior options given */
+		StringInfoData names;
+
+		initStringInfo(&names);
+		for (const prior_key *k = prior_keys; k->name; k++)
+			if (o.given & (1u << (k - prior_keys)))
+				appendStringInfo(&names, "%s%s", names.len ? ", " : "", k->name);
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s", err.msg),
+				 err.detail[0] ? errdetail("%s", err.detail) : 0,
+				 names.len ?
+				 errhint("Check the prior options given (%s) against the scale of the reports, or leave them out: "
+						 "the defaults follow the protocol's bounds (docs/ldp.md).", names.data) :
+				 errhint("The default prior follows the protocol's bounds; a prior option suited to the data may help (docs/ldp.md).")));
+	}
 	dpb_pg_sampler_finish(s, &err, dr);
 }
 

@@ -14,6 +14,7 @@
  */
 #include "ldp_models.h"
 #include "nuts.h"
+#include "progress.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
@@ -557,6 +558,7 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 			st = DPB_ENOMEM;
 			break;
 		}
+		dpb_progress_chain(c + 1, o->chains);
 		for (tries = 0; tries < 50; tries++)
 		{
 			double		lp;
