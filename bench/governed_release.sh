@@ -182,6 +182,8 @@ ALTER TABLE t OWNER TO bench_owner;
 -- the same rows as a second dataset, with a privacy unit
 CREATE VIEW t_unit AS SELECT * FROM t;
 ALTER VIEW t_unit OWNER TO bench_owner;
+-- the ledger role reads the registered datasets (dpbayes 0.2.0)
+GRANT SELECT ON t, t_unit TO dpbayes_ledger;
 VACUUM (FREEZE, ANALYZE) t;
 CHECKPOINT;
 

@@ -961,7 +961,9 @@ DECLARE
     msg text;
     agg text;
     mat text;
-    kr record;
+    k_key text;
+    keys text[];
+    rels dpbayes.release[];
 BEGIN
     SELECT * INTO g FROM dpbayes.charge c
     WHERE c.requested_by = session_user AND c.request_id = _compute.request_id FOR UPDATE;
@@ -1003,8 +1005,14 @@ BEGIN
                         'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
                         mat, dpbayes._source(g, ds.privacy_unit), agg);
         END IF;
-        FOR kr IN EXECUTE q USING g.privacy, g.group_keys, g.betad LOOP
-            rel := kr.release;
+        -- one row (EXECUTE ... INTO, not a cursor: the planner may use
+        -- parallel workers, as for the bare aggregate)
+        EXECUTE format('SELECT pg_catalog.array_agg(x.key ORDER BY x.key), '
+                       'pg_catalog.array_agg(x.release ORDER BY x.key) FROM (%s) x', q)
+            INTO keys, rels USING g.privacy, g.group_keys, g.betad;
+        FOR i IN 1 .. coalesce(cardinality(keys), 0) LOOP
+            k_key := keys[i];
+            rel := rels[i];
             -- the release must record exactly the mechanism charged (for a
             -- privacy unit of k rows, the charge is k^2 times its rho)
             IF g.betad IS NULL THEN
@@ -1021,11 +1029,11 @@ BEGIN
             -- (with the group: "public.t [region = 2]") and the binding
             rel := dpbayes._sign(rel, g.request_id,
                                  CASE WHEN g.group_by IS NULL THEN g.relation_name
-                                      ELSE format('%s [%s = %s]', g.relation_name, g.group_by, kr.key) END,
-                                 dpbayes._binding(g, ds.id, kr.key),
+                                      ELSE format('%s [%s = %s]', g.relation_name, g.group_by, k_key) END,
+                                 dpbayes._binding(g, ds.id, k_key),
                                  (dpbayes._signing_key()).private_key);
             INSERT INTO dpbayes.released (request_id, group_key, release, charge_id)
-            VALUES (g.request_id, kr.key, rel, g.id);
+            VALUES (g.request_id, k_key, rel, g.id);
         END LOOP;
         UPDATE dpbayes.charge c SET status = 'released', finished_at = clock_timestamp()
         WHERE c.id = g.id;
