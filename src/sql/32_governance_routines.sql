@@ -63,6 +63,13 @@ REVOKE ALL ON FUNCTION dpbayes._governed_linear_release(double precision, dpbaye
     dpbayes._governed_logistic_release(boolean, dpbayes.privacy, VARIADIC "any"),
     dpbayes._governed_poisson_release(double precision, dpbayes.privacy, VARIADIC "any") FROM PUBLIC;
 
+-- 63 random bits from pg_strong_random (a per-backend buffer): the sort key
+-- of the privacy-unit sample, out of reach of setseed()
+CREATE OR REPLACE FUNCTION dpbayes._strong_random_key() RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpbayes_strong_random_key' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._strong_random_key() IS
+  'internal: 63 random bits from pg_strong_random, the sort key of the privacy-unit sample of governed releases';
+
 -- what the ledger charges for a betaD release (docs/governance.md §2)
 CREATE OR REPLACE FUNCTION dpbayes.betad_charge_of(p dpbayes.betad_params,
     OUT mechanism text, OUT sensitivity double precision,
@@ -761,7 +768,7 @@ COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.betad_
 -- dropped when any used value is NULL, NaN, infinite, beyond the range of a
 -- double, or (poisson) a negative or fractional count; for a dataset with a
 -- privacy unit, at most k of each unit's remaining rows, chosen with bits of
--- pg_strong_random (gen_random_uuid).  Materialized: computed once, whatever
+-- pg_strong_random (dpbayes._strong_random_key).  With group keys materialized: computed once, whatever
 -- plan reads it.  Columns __dpb_c0 (the response), __dpb_c1.. (features),
 -- __dpb_group (the group column as text).
 CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name) RETURNS text
@@ -816,7 +823,7 @@ BEGIN
         RETURN inner_q;
     END IF;
     RETURN format('SELECT b.* FROM (SELECT c.*, pg_catalog.row_number() OVER '
-                  '(PARTITION BY c.__dpb_unit ORDER BY pg_catalog.gen_random_uuid()) AS __dpb_rn '
+                  '(PARTITION BY c.__dpb_unit ORDER BY dpbayes._strong_random_key()) AS __dpb_rn '
                   'FROM (%s) c) b WHERE b.__dpb_rn OPERATOR(pg_catalog.<=) %s', inner_q, g.unit_rows);
 END $$;
 COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name) IS
@@ -982,10 +989,11 @@ BEGIN
             USING ERRCODE = '55000', HINT = 'Reset dpbayes.insecure_noise_seed.';
     END IF;
     SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = g.relation;
-    -- the rows of a privacy unit are drawn at random: computed once
-    -- (MATERIALIZED), whatever plan reads them; without a unit the source is
-    -- deterministic, and streams
-    mat := CASE WHEN ds.privacy_unit IS NULL THEN 'NOT MATERIALIZED' ELSE 'MATERIALIZED' END;
+    -- the rows of a privacy unit are drawn at random: with group keys (a
+    -- join that a plan could rescan) they are computed once (MATERIALIZED);
+    -- otherwise one aggregate reads the source once, and it streams
+    mat := CASE WHEN ds.privacy_unit IS NOT NULL AND g.group_by IS NOT NULL
+                THEN 'MATERIALIZED' ELSE 'NOT MATERIALIZED' END;
     BEGIN
         -- the column form of the aggregate, the charged parameters as a
         -- parameter ($1 a privacy value, $3 betaD parameters), never as text
