@@ -62,35 +62,29 @@ COMMENT ON FUNCTION dpbayes.ldp_check(double precision[], jsonb) IS
 
 -- Summing ss_* reports into an ordinary release (mechanism ldp_gaussian, n =
 -- the number of reports; no noise added: the reports are already private).
-CREATE FUNCTION dpbayes._ldp_release_trans(internal, double precision[], jsonb) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_trans(internal, text, double precision[], jsonb) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_combine(internal, internal) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_combine' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_serialize(internal) RETURNS bytea
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_serialize' LANGUAGE C STRICT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_deserialize(bytea, internal) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_final(internal) RETURNS dpbayes.release
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_final' LANGUAGE C PARALLEL SAFE;
+-- The state is a dpbayes.release_state (00_types_release.sql), so that
+-- Citus sums each shard's reports on its worker (docs/scale-out.md).
+CREATE FUNCTION dpbayes._ldp_release_state_trans(dpbayes.release_state, double precision[], jsonb)
+RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_s' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_release_state_trans(dpbayes.release_state, text, double precision[], jsonb)
+RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id_s' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_release_state_final(dpbayes.release_state) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_final_s' LANGUAGE C PARALLEL SAFE;
 
 CREATE AGGREGATE dpbayes.ldp_release(report double precision[], protocol jsonb) (
-    SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
-    FINALFUNC = dpbayes._ldp_release_final,
-    COMBINEFUNC = dpbayes._ldp_release_combine,
-    SERIALFUNC = dpbayes._ldp_release_serialize,
-    DESERIALFUNC = dpbayes._ldp_release_deserialize,
+    SFUNC = dpbayes._ldp_release_state_trans, STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._ldp_release_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dpbayes.ldp_release(double precision[], jsonb) IS
   'sums the reports of an ss_linear / ss_logistic / ss_poisson protocol into a release (mechanism ldp_gaussian) for dpbayes.posterior; no noise is added';
 
 CREATE AGGREGATE dpbayes.ldp_release(protocol_id text, report double precision[], protocol jsonb) (
-    SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
-    FINALFUNC = dpbayes._ldp_release_final,
-    COMBINEFUNC = dpbayes._ldp_release_combine,
-    SERIALFUNC = dpbayes._ldp_release_serialize,
-    DESERIALFUNC = dpbayes._ldp_release_deserialize,
+    SFUNC = dpbayes._ldp_release_state_trans, STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._ldp_release_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dpbayes.ldp_release(text, double precision[], jsonb) IS
   'as ldp_release(report, protocol), checking each report''s protocol id; reports stamped insecure_test: make the release insecure';
