@@ -502,13 +502,21 @@ dpb_rel_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, in
 	dpb_err		err;
 	RelState   *s;
 
+	dpb_status	st;
+
 	memset(&err, 0, sizeof(err));
-	if (dpb_state_stats_unpack(buf, len, &model, &p, &d, &n, &totals, &err) != DPB_OK)
+	st = dpb_state_stats_unpack(buf, len, &model, &p, &d, &n, &totals, &err);
+	if (st == DPB_ECORRUPT)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg_internal("%s", err.msg),
+				 err.detail[0] ? errdetail_internal("%s", err.detail) : 0));
+	if (st != DPB_OK)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("invalid release aggregate state"),
-				 err.detail[0] ? errdetail_internal("%s", err.detail) :
-				 errdetail_internal("%s", err.msg)));
+				 errdetail("The state's parameters are not valid parameters of a release (%s).",
+						   err.msg)));
 	s = state_new(cxt, model);
 	s->params = p;
 	state_setup(s, cxt, d);
