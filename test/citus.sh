@@ -53,6 +53,8 @@
 #   DPBAYES_CITUS_PORT     port of the coordinator (default 54360; the
 #                          workers use the next two)
 #   DPBAYES_CITUS_ROWS     rows of the test table (default 20000)
+#   DPBAYES_CITUS_CONF     more postgresql.conf lines for every node
+#                          (bench/citus_release.sh: shared_buffers)
 #   PG_CONFIG, DPBAYES_PGBIN, DPBAYES_PGUSER, DPBAYES_KEEP_TMP: see
 #                          test/pgcluster.sh
 
@@ -187,6 +189,7 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 log_line_prefix = '%m [%p] %q%u@%d '
+${DPBAYES_CITUS_CONF:-}
 EOF
 		if ! _cit_as_user "$PGC_BIN/pg_ctl" -D "$CITUS_DIR/n$n" -l "$CITUS_DIR/n$n.log" -w -t 60 \
 			start >"$CITUS_DIR/pg_ctl$n.log" 2>&1; then
