@@ -37,9 +37,11 @@
 #                the single-server one (same release, same seed)
 #   governed     CALL dpbayes.release on a distributed dataset: released,
 #                signed, pushed down (worker_partial_agg in the commands the
-#                coordinator sent); with group keys, and with a privacy unit
-#                (as the distribution column and not), the rows are gathered
-#                on the coordinator and the unit cap holds
+#                coordinator sent), its posterior; with group keys: pushed
+#                down, one release per key (a key without rows too), counts
+#                right; with a privacy unit (as the distribution column and
+#                not), the rows are gathered on the coordinator and the unit
+#                cap holds
 #   betad        a betaD draw gathers the rows on the coordinator: refused
 #                past work_mem with the distributed table's message (54000),
 #                made within it
@@ -284,12 +286,16 @@ citus_checks() {
 	# the governed path
 	out=$(_cit_psql 0 -At -v su="$PGC_USER" -f $S/governed.sql 2>&1)
 	_cit_collect "$out"
-	if grep -q 'worker_partial_agg' <<<"$out"; then
-		_cit_result ok "governed: the release's commands to the shards run worker_partial_agg (pushed down)"
-	else
-		_cit_result FAILED "governed: no worker_partial_agg in the commands sent to the shards"
-		printf '%s\n' "$out" | grep -v '^NOTICE\|^DETAIL\|^ok ' | head -n 30
-	fi
+	local r cmds
+	for r in c1 c2; do
+		cmds=$(awk -v r="$r" '/^==commands / { on = ($2 == r); next } on' <<<"$out")
+		if grep -q 'worker_partial_agg' <<<"$cmds"; then
+			_cit_result ok "governed: the commands of release $r to the shards run worker_partial_agg (pushed down$([ $r = c2 ] && echo ', one state per group key'))"
+		else
+			_cit_result FAILED "governed: no worker_partial_agg in the commands of release $r to the shards"
+			printf '%s\n' "$out" | grep -v '^NOTICE\|^DETAIL\|^ok ' | head -n 30
+		fi
+	done
 }
 
 citus_check() {

@@ -876,6 +876,10 @@ DECLARE
     dist boolean := false;
     pushed dpbayes.release;
     emsg text;
+    empty_q text;
+    gkeys text[];
+    grels dpbayes.release[];
+    gkey text;
 BEGIN
     SELECT * INTO g FROM dpbayes.charge c
     WHERE c.requested_by = session_user AND c.request_id = _compute.request_id FOR UPDATE;
@@ -901,14 +905,16 @@ BEGIN
                            ELSE 'dpbayes.%s(s.__dpb_c0, $3, %s)' END, g.model,
                       (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
                        FROM generate_series(1, cardinality(g.features)) i));
-        -- a table distributed by Citus (docs/scale-out.md): without a group
-        -- column or a privacy unit, the array form over the plain source,
-        -- which Citus pushes down (each shard's exact sums, combined and
-        -- made noisy once on the coordinator); the same release as the
-        -- column form.  A table without rows: the release of an empty group
-        -- (noise alone), made here, since the coordinator that combines the
-        -- shards never sees the parameters of a group without rows.
-        IF g.betad IS NULL AND g.group_by IS NULL AND ds.privacy_unit IS NULL
+        -- a table distributed by Citus (docs/scale-out.md), without a privacy
+        -- unit: the array form over the plain source, which Citus pushes down
+        -- (each shard's exact sums, combined and made noisy once on the
+        -- coordinator); the same release as the column form.  With public
+        -- group keys, one release per key: the keys that have rows grouped on
+        -- the shards (GROUP BY, pushed down), each other key the release of an
+        -- empty group (noise alone), made here, as for a table without rows:
+        -- the coordinator that combines the shards never sees the parameters
+        -- of a group without rows.
+        IF g.betad IS NULL AND ds.privacy_unit IS NULL
            AND pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
             EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p '
                     'WHERE p.logicalrelid OPERATOR(pg_catalog.=) $1)' INTO dist USING g.relation;
@@ -917,21 +923,40 @@ BEGIN
             agg := format('dpbayes.%s_release(ARRAY[%s]::pg_catalog.float8[], s.__dpb_c0, $1)', g.model,
                           (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
                            FROM generate_series(1, cardinality(g.features)) i));
-            BEGIN
-                EXECUTE format('SELECT %s FROM (%s) s', agg, dpbayes._source(g, NULL))
-                    INTO pushed USING g.privacy;
-            EXCEPTION WHEN feature_not_supported THEN
-                GET STACKED DIAGNOSTICS emsg = MESSAGE_TEXT;
-                IF emsg <> 'cannot release an empty group of a distributed table' THEN
-                    RAISE;
-                END IF;
-                EXECUTE format('SELECT %s FROM (SELECT NULL::%s AS __dpb_c0, %s) s WHERE false', agg,
-                               CASE WHEN g.model = 'logistic' THEN 'pg_catalog.bool' ELSE 'pg_catalog.float8' END,
-                               (SELECT string_agg(format('NULL::pg_catalog.float8 AS __dpb_c%s', i), ', ' ORDER BY i)
-                                FROM generate_series(1, cardinality(g.features)) i))
-                    INTO pushed USING g.privacy;
-            END;
-            q := 'SELECT ''''::text AS key, $4 AS release';
+            empty_q := format('SELECT %s FROM (SELECT NULL::%s AS __dpb_c0, %s) s WHERE false', agg,
+                              CASE WHEN g.model = 'logistic' THEN 'pg_catalog.bool' ELSE 'pg_catalog.float8' END,
+                              (SELECT string_agg(format('NULL::pg_catalog.float8 AS __dpb_c%s', i), ', ' ORDER BY i)
+                               FROM generate_series(1, cardinality(g.features)) i));
+            IF g.group_by IS NULL THEN
+                BEGIN
+                    EXECUTE format('SELECT %s FROM (%s) s', agg, dpbayes._source(g, NULL))
+                        INTO pushed USING g.privacy;
+                EXCEPTION WHEN feature_not_supported THEN
+                    GET STACKED DIAGNOSTICS emsg = MESSAGE_TEXT;
+                    IF emsg <> 'cannot release an empty group of a distributed table' THEN
+                        RAISE;
+                    END IF;
+                    EXECUTE empty_q INTO pushed USING g.privacy;
+                END;
+                q := 'SELECT ''''::text AS key, $4 AS release';
+            ELSE
+                EXECUTE format('SELECT pg_catalog.array_agg(x.key), pg_catalog.array_agg(x.release) '
+                               'FROM (SELECT s.__dpb_group AS key, %s AS release FROM (%s) s '
+                               'WHERE s.__dpb_group OPERATOR(pg_catalog.=) ANY ($2) '
+                               'GROUP BY s.__dpb_group) x', agg, dpbayes._source(g, NULL))
+                    INTO gkeys, grels USING g.privacy, g.group_keys;
+                gkeys := coalesce(gkeys, ARRAY[]::text[]);
+                grels := coalesce(grels, ARRAY[]::dpbayes.release[]);
+                FOREACH gkey IN ARRAY g.group_keys LOOP
+                    IF pg_catalog.array_position(gkeys, gkey) IS NULL THEN
+                        EXECUTE empty_q INTO pushed USING g.privacy;
+                        gkeys := gkeys || gkey;
+                        grels := grels || pushed;
+                    END IF;
+                END LOOP;
+                pushed := NULL;
+                q := 'SELECT u.key, u.release FROM ROWS FROM (pg_catalog.unnest($5), pg_catalog.unnest($6)) AS u(key, release)';
+            END IF;
         ELSIF g.group_by IS NULL THEN
             q := format('WITH s AS MATERIALIZED (%s) SELECT ''''::text AS key, %s AS release FROM s',
                         dpbayes._source(g, ds.privacy_unit), agg);
@@ -944,7 +969,7 @@ BEGIN
                         'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
                         dpbayes._source(g, ds.privacy_unit), agg);
         END IF;
-        FOR kr IN EXECUTE q USING g.privacy, g.group_keys, g.betad, pushed LOOP
+        FOR kr IN EXECUTE q USING g.privacy, g.group_keys, g.betad, pushed, gkeys, grels LOOP
             rel := kr.release;
             -- the release must record exactly the mechanism charged (for a
             -- privacy unit of k rows, the charge is k^2 times its rho)
