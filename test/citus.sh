@@ -23,6 +23,8 @@
 # checks about 10 s).
 #
 # The checks (each one line "citus: ok ..." or "citus: FAILED ..."):
+#   extension    dpbayes made at 0.1.0 and updated on the coordinator: 0.2.0,
+#                with release_state, on both workers (Citus propagates both)
 #   pushdown     EXPLAIN VERBOSE of a release over a table distributed in 32
 #                shards shows worker_partial_agg on every shard and
 #                coord_combine_agg on the coordinator (the plan is printed)

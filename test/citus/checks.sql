@@ -3,6 +3,14 @@
 -- INSECURE test seed.  One line per check: "ok ..." or "FAILED ...".
 SET client_min_messages = error;
 
+-- CREATE EXTENSION dpbayes VERSION '0.1.0' and ALTER EXTENSION dpbayes UPDATE
+-- on the coordinator (setup.sql) reached the workers
+SELECT CASE WHEN count(*) FILTER (WHERE success AND result = '0.2.0 1') = 2
+  THEN 'ok extension: made at 0.1.0 and updated on the coordinator, dpbayes is 0.2.0 with release_state on both workers'
+  ELSE 'FAILED extension: the workers have ' || string_agg(result, ', ') END
+FROM run_command_on_workers($$SELECT extversion || ' ' || (SELECT count(*) FROM pg_type WHERE typname = 'release_state')
+                              FROM pg_extension WHERE extname = 'dpbayes'$$);
+
 -- the release of query q (%1$s: the table) with the test stream restarted
 CREATE FUNCTION pg_temp.rel(q text, tbl text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE

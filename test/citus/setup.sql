@@ -3,7 +3,10 @@
 -- table of the coordinator (the single server the releases are compared
 -- with).  The values are a deterministic function of the row number.
 SET client_min_messages = warning;
-CREATE EXTENSION dpbayes;
+-- made at the released version 0.1.0 and updated: Citus runs both on the
+-- workers too (checks.sql looks)
+CREATE EXTENSION dpbayes VERSION '0.1.0';
+ALTER EXTENSION dpbayes UPDATE;
 SET citus.shard_count = 32;
 CREATE TABLE t_local AS
 SELECT i AS id, i % 4 AS g, x1, x2, x3,
