@@ -51,6 +51,29 @@ SELECT 9, st_test.logistic_state(x, y, dpbayes.privacy(epsilon => 2, lower => '{
 SELECT st_test.combine(s) FROM states;
 DELETE FROM states WHERE part = 9;
 SELECT dpbayes._linear_state_final(s) FROM states WHERE part = 0;
+-- the state in other executor nodes: a window aggregate (the final function
+-- reads the state after every row and the transitions go on), hashed
+-- groups, and hashed groups spilled to disk under a small work_mem
+SELECT count(*) AS window_releases
+FROM (SELECT dpbayes.logistic_release(x, y, :'p') OVER (ORDER BY i) AS r FROM st WHERE i <= 40) w
+WHERE r IS NOT NULL;
+SET enable_sort = off;
+SELECT count(*) AS hashed_groups FROM (SELECT i % 500 AS g, dpbayes.logistic_release(x, y, :'p') AS r
+                                      FROM st GROUP BY 1) h WHERE r IS NOT NULL;
+SET work_mem = '64kB';
+EXPLAIN (COSTS OFF) SELECT i % 500 AS g, dpbayes.logistic_release(x, y, :'p') AS r FROM st GROUP BY 1;
+SELECT count(*) AS spilled_groups FROM (SELECT i % 500 AS g, dpbayes.logistic_release(x, y, :'p') AS r
+                                       FROM st GROUP BY 1) h WHERE r IS NOT NULL;
+CREATE FUNCTION st_test.hash_batches(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE j json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
+    RETURN (j -> 0 -> 'Plan' ->> 'HashAgg Batches')::int;
+END $$;
+SELECT st_test.hash_batches(format($q$SELECT i %% 500, dpbayes.logistic_release(x, y, %L) FROM st GROUP BY 1$q$, :'p')) > 1
+  AS spilled_to_disk;
+RESET work_mem;
+RESET enable_sort;
 -- the support functions run only inside an aggregate
 SELECT dpbayes._release_state_combine(s, s) FROM states WHERE part = 0;
 SELECT dpbayes._logistic_state_trans(NULL, '{0,0}', true, :'p');

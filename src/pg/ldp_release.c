@@ -99,6 +99,10 @@ report_row(FunctionCallInfo fcinfo, int idarg, LdpSum *s, MemoryContext cxt)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("the protocol must be the same for every report of a group")));
+			/* the same protocol: later rows compare these bytes */
+			lp->bytes = MemoryContextAlloc(GetMemoryChunkContext(s), VARSIZE(jb));
+			memcpy(lp->bytes, jb, VARSIZE(jb));
+			lp->len = VARSIZE(jb);
 		}
 	}
 	if (idarg > 0)
