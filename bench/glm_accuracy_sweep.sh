@@ -51,7 +51,7 @@ FROM (SELECT sqrt(-2 * ln(1 - u1)) * cos(2 * pi() * u2) AS x1,
              sqrt(-2 * ln(1 - u1)) * sin(2 * pi() * u2) AS x2
       FROM (SELECT random() u1, random() u2 FROM generate_series(1, :n)) s) s;
 CREATE TEMP TABLE rel AS SELECT dpbayes.logistic_release(x, y, dpbayes.privacy(epsilon => :eps,
-    delta => 1e-5, clip => :clip)) AS r FROM d;
+    delta => 1e-5, clip => :clip, scaling => 'none')) AS r FROM d;
 TRUNCATE draws;
 INSERT INTO draws
 SELECT 'exact' AS src, variable, value FROM rel, dpbayes.posterior(r, draws => 500, chains => 2,
@@ -62,7 +62,7 @@ SELECT 'taylor', variable, value FROM rel, dpbayes.posterior(r, draws => 500, ch
 UNION ALL
 SELECT 'nonprivate', variable, value FROM dpbayes.nonprivate_posterior('logistic',
     (SELECT array_agg(x) FROM d), (SELECT array_agg(y::int::float8) FROM d),
-    dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => :clip), draws => 500, chains => 2,
+    dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => :clip, scaling => 'none'), draws => 500, chains => 2,
     warmup => 300, seed => 1, options => '{"theta_scale": 10}');
 INSERT INTO res
 SELECT :nrm, :eps, m.src, k.variable, k.ks,

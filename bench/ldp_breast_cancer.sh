@@ -59,12 +59,12 @@ for eps in $EPSILONS; do
 		psql -X -q -v ON_ERROR_STOP=1 -v p="$P" <<'SQL'
 DROP TABLE IF EXISTS reports, rel;
 CREATE TABLE reports (protocol_id text NOT NULL, report float8[] NOT NULL);
-ALTER TABLE reports ADD CHECK (dpbayes.ldp_check(report, :'p'::jsonb));
+ALTER TABLE reports ADD CHECK (dpbayes.ldp_check(report, :'p'));
 SQL
 		psql -X -q -v ON_ERROR_STOP=1 -c "\\copy reports FROM '$W/reports_arr.csv' WITH (FORMAT csv)"
 		psql -X -q -v ON_ERROR_STOP=1 -v eps="$eps" -v k="$k" -v p="$P" <<'SQL'
 -- 4. sum and infer
-CREATE TABLE rel AS SELECT dpbayes.ldp_release(protocol_id, report, :'p'::jsonb) AS r FROM reports;
+CREATE TABLE rel AS SELECT dpbayes.ldp_release(protocol_id, report, :'p') AS r FROM reports;
 INSERT INTO runs SELECT :eps, :k, variable, mean, sd, q5, q95, rhat
 FROM rel, dpbayes.posterior_summary(r, seed => :k) s;
 SQL

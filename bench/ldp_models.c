@@ -15,6 +15,7 @@
 #include "bench_util.h"
 #include "diag.h"
 #include "ks.h"
+#include "ldp.h"
 #include "ldp_models.h"
 #include "ldp_sim.h"
 #include "posterior.h"
@@ -79,6 +80,29 @@ setting(dpb_ldpm_model m, double eps, int d, dpb_ldpm_data *dt)
 			for (int j = 0; j < d; j++)
 				dt->sd_x[j] = s;
 			dt->rr_keep = exp(eps / 2) / (1 + exp(eps / 2));
+			break;
+		case DPB_LDPM_GAUSSIAN_GN:
+			{
+				/* the noise sd of scalar_gaussian at eps, delta 1e-6 */
+				char		json[160];
+				dpb_ldp_protocol p;
+				dpb_ldp_calib c;
+
+				snprintf(json, sizeof(json), "{\"mechanism\":\"scalar_gaussian\",\"epsilon\":%.17g,"
+						 "\"delta\":1e-6,\"lower\":-5,\"upper\":5}", eps);
+				if (dpb_ldp_protocol_parse(json, &p, &err) != DPB_OK
+					|| dpb_ldp_calibrate(&p, &c, &err) != DPB_OK)
+				{
+					fprintf(stderr, "protocol: %s\n", err.msg);
+					exit(1);
+				}
+				dt->a = -5, dt->b = 5;
+				dt->tau = ldexp(sqrt((double) c.gauss_sigma2), c.grid_exp);
+				break;
+			}
+		case DPB_LDPM_PROPORTION:
+			dt->groups = 1;
+			dt->g_keep[0] = exp(eps) / (1 + exp(eps));
 			break;
 	}
 }

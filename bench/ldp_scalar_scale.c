@@ -2,7 +2,11 @@
  * ldp_scalar_scale.c — the clipped Gaussian posterior (ldp_models.h) at
  * large N, grouped and binned (dpb_ldpm_group) or ungrouped:
  *
- *   ldp_scalar_scale N EPS MODE [ITERS]
+ *   ldp_scalar_scale N EPS MODE [ITERS [MECH]]
+ *
+ * MECH scalar_laplace (the default) or scalar_gaussian (delta 1e-6; model
+ * gaussian_gn, every report a term: Gaussian noise does not factorise
+ * beyond the bounds).
  *
  * N records x ~ N(1, 1.5^2) are randomized by the core's scalar_laplace
  * randomizer (dpb_ldp_randomize, clipped to [-5, 5], insecure seeded bits:
@@ -56,7 +60,8 @@ main(int argc, char **argv)
 	long		N;
 	double		eps;
 	const char *mode;
-	int			it;
+	int			it,
+				gn;
 	char		json[256];
 	dpb_ldp_protocol p;
 	dpb_ldp_calib c;
@@ -89,8 +94,13 @@ main(int argc, char **argv)
 	eps = atof(argv[2]);
 	mode = argv[3];
 	it = argc > 4 ? atoi(argv[4]) : 500;
-	snprintf(json, sizeof(json),
-			 "{\"mechanism\":\"scalar_laplace\",\"epsilon\":%.17g,\"lower\":-5,\"upper\":5}", eps);
+	gn = argc > 5 && strcmp(argv[5], "scalar_gaussian") == 0;
+	if (gn)
+		snprintf(json, sizeof(json),
+				 "{\"mechanism\":\"scalar_gaussian\",\"epsilon\":%.17g,\"delta\":1e-6,\"lower\":-5,\"upper\":5}", eps);
+	else
+		snprintf(json, sizeof(json),
+				 "{\"mechanism\":\"scalar_laplace\",\"epsilon\":%.17g,\"lower\":-5,\"upper\":5}", eps);
 	if (dpb_ldp_protocol_parse(json, &p, &err) != DPB_OK
 		|| dpb_ldp_calibrate(&p, &c, &err) != DPB_OK)
 	{
@@ -105,7 +115,13 @@ main(int argc, char **argv)
 	dt.model = DPB_LDPM_GAUSSIAN;
 	dt.a = ldexp((double) c.vlo, c.grid_exp);
 	dt.b = ldexp((double) c.vhi, c.grid_exp);
-	dt.lambda = 1.0 / ldexp((double) c.lap_t, c.grid_exp);
+	if (gn)
+	{
+		dt.model = DPB_LDPM_GAUSSIAN_GN;
+		dt.tau = ldexp(sqrt((double) c.gauss_sigma2), c.grid_exp);
+	}
+	else
+		dt.lambda = 1.0 / ldexp((double) c.lap_t, c.grid_exp);
 	for (long i = 0; i < N; i++)
 	{
 		double		x = 1 + gsl_ran_gaussian(r, 1.5),
@@ -116,7 +132,9 @@ main(int argc, char **argv)
 			fprintf(stderr, "randomize: %s\n", err.msg);
 			return 1;
 		}
-		if (out < dt.a)
+		if (gn)
+			z[n_in++] = out;	/* every report */
+		else if (out < dt.a)
 			n_low++;
 		else if (out > dt.b)
 			n_high++;

@@ -38,7 +38,7 @@ for k in $(seq 1 "$RELEASES"); do
 	psql -X -q -v ON_ERROR_STOP=1 -v k="$k" <<'SQL'
 SET dpbayes.insecure_noise_seed = 2026;
 -- advance the stream: release k uses the k-th draw of the stream
-SELECT count(*) FROM (SELECT dpbayes.logistic_release(ARRAY[1.0], true, dpbayes.privacy(epsilon => 1))
+SELECT count(*) FROM (SELECT dpbayes.logistic_release(ARRAY[1.0], true, dpbayes.privacy(epsilon => 1, scaling => 'none'))
                       FROM generate_series(1, :k - 1) g GROUP BY g) s \g /dev/null
 CREATE TEMP TABLE r AS SELECT dpbayes.logistic_release(ARRAY[age, pregnant, pedigree, insulin],
     diabetes = 'pos', p) AS r FROM pima, params GROUP BY p;

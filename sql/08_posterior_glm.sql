@@ -108,15 +108,23 @@ SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, opt
 SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"max_depth": 30}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM glmrel, dpbayes.posterior(rl, seed => 1, options => '{"theta_norm_bound": -3}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('linear', ARRAY[[1.0]], ARRAY[1.0],
-    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+    dpbayes.privacy(epsilon => 1, scaling => 'none'), seed => 1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0], [2.0]], ARRAY[1.0],
-    dpbayes.privacy(epsilon => 1, y_bound => 5), seed => 1)$q$);
+    dpbayes.privacy(epsilon => 1, y_bound => 5, scaling => 'none'), seed => 1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0]], ARRAY[-1.0],
-    dpbayes.privacy(epsilon => 1, y_bound => 5), seed => 1)$q$);
+    dpbayes.privacy(epsilon => 1, y_bound => 5, scaling => 'none'), seed => 1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[1.0]], ARRAY[1.0],
-    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+    dpbayes.privacy(epsilon => 1, scaling => 'none'), seed => 1)$q$);
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('logistic', ARRAY[['NaN'::float8]], ARRAY[1.0],
-    dpbayes.privacy(epsilon => 1), seed => 1)$q$);
+    dpbayes.privacy(epsilon => 1, scaling => 'none'), seed => 1)$q$);
+-- logistic labels are 0 or 1, Poisson counts whole numbers (issue 25: a y
+-- of 0.5 or -3 and fractional counts were accepted)
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('logistic', ARRAY[[0.5], [0.7]], ARRAY[0.5, 1],
+    dpbayes.privacy(epsilon => 1, scaling => 'none'), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('logistic', ARRAY[[0.5], [0.7]], ARRAY[1, -3],
+    dpbayes.privacy(epsilon => 1, scaling => 'none'), seed => 1)$q$);
+SELECT pg_temp.err($q$SELECT * FROM dpbayes.nonprivate_posterior('poisson', ARRAY[[0.5], [0.7]], ARRAY[2, 1.5],
+    dpbayes.privacy(epsilon => 1, y_bound => 5, scaling => 'none'), seed => 1)$q$);
 -- a long NUTS run stops promptly when cancelled (statement_timeout)
 CREATE TEMP TABLE t0 AS SELECT clock_timestamp() AS t;
 SET statement_timeout = '300ms';

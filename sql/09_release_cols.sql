@@ -95,45 +95,45 @@ FROM s JOIN (SELECT * FROM e, LATERAL (VALUES ('y', e.y), ('y*x3', e.y3), ('x1',
 ORDER BY 1;
 
 -- 3. the calls resolve unambiguously: an array first is the array form
-SELECT (dpbayes.logistic_release('{0.5}', true, dpbayes.privacy(epsilon => 1, neighbours => 'replace'))::jsonb -> 'n') AS array_form,
-       (dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1, neighbours => 'replace'), 0.5)::jsonb -> 'n') AS cols_form,
-       (dpbayes.linear_release(1, dpbayes.privacy(epsilon => 1, y_bound => 1), 2, 0.5::real)::jsonb -> 'd') AS linear_d;
+SELECT (dpbayes.logistic_release('{0.5}', true, dpbayes.privacy(epsilon => 1, neighbours => 'replace', scaling => 'none'))::jsonb -> 'n') AS array_form,
+       (dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1, neighbours => 'replace', scaling => 'none'), 0.5)::jsonb -> 'n') AS cols_form,
+       (dpbayes.linear_release(1, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'), 2, 0.5::real)::jsonb -> 'd') AS linear_d;
 
 -- 4. an empty group: d is the number of feature arguments
-SELECT (dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), f8, i4)::jsonb -> 'd') AS d
+SELECT (dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), f8, i4)::jsonb -> 'd') AS d
 FROM cols WHERE false;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), VARIADIC ARRAY[f8, i4]) FROM cols WHERE false;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), VARIADIC ARRAY[f8, i4]) FROM cols WHERE false;
 
 -- 5. bad input
 -- a type that is not a number
 SELECT dpbayes.logistic_release(yb, pp(), f8, f4, i2, i4, i8, num::text) FROM cols;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), yb) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), yb) FROM cols;
 -- the feature array as the last argument, without VARIADIC
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), ARRAY[f8, i4]) FROM cols;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), VARIADIC ARRAY['a', 'b']) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), ARRAY[f8, i4]) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), VARIADIC ARRAY['a', 'b']) FROM cols;
 -- NULLs: a feature, the explicit VARIADIC array or one of its elements, the
 -- response, the privacy parameters
 SELECT dpbayes.logistic_release(yb, pp(), f8, f4, i2, i4, CASE WHEN i = 7 THEN NULL ELSE i8 END, num) FROM cols;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), VARIADIC NULL::float8[]) FROM cols;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), VARIADIC ARRAY[f8, NULL]) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), VARIADIC NULL::float8[]) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), VARIADIC ARRAY[f8, NULL]) FROM cols;
 SELECT dpbayes.linear_release(NULL, pp(1), f8, f4, i2, i4, i8, num) FROM cols;
 SELECT dpbayes.logistic_release(yb, NULL, f8) FROM cols;
 -- NaN and infinity (numeric and real)
 SELECT dpbayes.logistic_release(yb, pp(), f8, f4, i2, i4, i8, CASE WHEN i = 9 THEN 'NaN' ELSE num END) FROM cols;
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), 'Infinity'::real) FROM cols;
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'), 'Infinity'::real) FROM cols;
 SELECT dpbayes.linear_release('NaN', pp(1), f8, f4, i2, i4, i8, num) FROM cols;
 -- the feature count must match the privacy parameters ...
 SELECT dpbayes.logistic_release(yb, pp(), f8, f4, i2, i4, i8) FROM cols;
 -- ... and must not change within a group (possible with explicit VARIADIC)
-SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1),
+SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => 'none'),
          VARIADIC CASE WHEN i < 10 THEN ARRAY[f8, i4] ELSE ARRAY[f8] END) FROM cols;
 -- at most 64 features, as arguments or as a VARIADIC array
 DO $$
 BEGIN
-  EXECUTE format('SELECT dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1), %s)',
+  EXECUTE format('SELECT dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1, scaling => ''none''), %s)',
                  (SELECT string_agg('0.5', ', ') FROM generate_series(1, 65)));
 END $$;
-SELECT dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1), VARIADIC array_fill(0.5, ARRAY[65]));
+SELECT dpbayes.logistic_release(true, dpbayes.privacy(epsilon => 1, scaling => 'none'), VARIADIC array_fill(0.5, ARRAY[65]));
 -- the SQLSTATEs
 CREATE FUNCTION sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
@@ -142,9 +142,9 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
   RETURN SQLSTATE;
 END $$;
-SELECT sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), num::text) FROM cols') AS wrong_type,
-       sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), NULL::int) FROM cols') AS null_feature,
-       sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1), ''NaN''::float8) FROM cols') AS nan;
+SELECT sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => ''none''), num::text) FROM cols') AS wrong_type,
+       sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => ''none''), NULL::int) FROM cols') AS null_feature,
+       sqlstate_of('SELECT dpbayes.logistic_release(yb, dpbayes.privacy(epsilon => 1, scaling => ''none''), ''NaN''::float8) FROM cols') AS nan;
 
 -- 6. a forced parallel plan: Partial Aggregates in the workers, the same N
 -- and statistics as serially (the same seeded noise; the sums differ only by

@@ -26,12 +26,12 @@ END $$;
 -- epsilon 1e-300 with laplace and y_bound 1e5: the noise scale is infinite;
 -- refused before any row is read (22023), not stored to fail later (XX001)
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-300, mechanism => 'laplace', y_bound => 1e5))
+  dpbayes.privacy(epsilon => 1e-300, mechanism => 'laplace', y_bound => 1e5, scaling => 'none'))
   FROM generate_series(1, 3) i$q$);
 -- a finite scale beyond 1e290 (a draw could overflow) is refused too (here
 -- already because rounding to the noise grid would exceed the budget)
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-285, mechanism => 'laplace', y_bound => 1e5))
+  dpbayes.privacy(epsilon => 1e-285, mechanism => 'laplace', y_bound => 1e5, scaling => 'none'))
   FROM generate_series(1, 3) i$q$);
 -- and for an empty group
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
@@ -40,26 +40,26 @@ SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
 -- gaussian with a tiny epsilon: rounding to the noise grid alone would
 -- exceed the budget, refused before any row is read
 SELECT pg_temp.errd($q$SELECT dpbayes.logistic_release(
-  ARRAY[i]::float8[], i % 2 = 0, dpbayes.privacy(epsilon => 1e-300)) FROM generate_series(1, 3) i$q$);
+  ARRAY[i]::float8[], i % 2 = 0, dpbayes.privacy(epsilon => 1e-300, scaling => 'none')) FROM generate_series(1, 3) i$q$);
 -- a huge noise scale still gives a readable release
 SELECT (SELECT count(*) FROM dpbayes.release_stats(r)) AS stats, r::text::dpbayes.release::text = r::text AS same
 FROM (SELECT dpbayes.linear_release(ARRAY[i, 1]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5)) r
+  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5, scaling => 'none')) r
   FROM generate_series(1, 3) i) s;
 -- a clip whose sensitivity (R^4) overflows: refused at once (the exact sums
 -- are then bounded; the final function's validation stays the last line
 -- of defence)
 SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(ARRAY[1e300, 1e300]::float8[], 1,
-  dpbayes.privacy(epsilon => 1, y_bound => 1, clip => 1e150)) FROM generate_series(1, 3)$q$);
+  dpbayes.privacy(epsilon => 1, y_bound => 1, clip => 1e150, scaling => 'none')) FROM generate_series(1, 3)$q$);
 SELECT pg_temp.errd($q$SELECT dpbayes.poisson_release(ARRAY[1]::float8[], 1,
-  dpbayes.privacy(epsilon => 1, y_bound => 1e200)) FROM generate_series(1, 3)$q$);
+  dpbayes.privacy(epsilon => 1, y_bound => 1e200, scaling => 'none')) FROM generate_series(1, 3)$q$);
 
 -- ---- feature names: one rule for privacy(), JSON and binary input ----
-SELECT pg_temp.err(format($q$SELECT dpbayes.privacy(epsilon => 1, features => ARRAY['a', %L])$q$, n))
+SELECT pg_temp.err(format($q$SELECT dpbayes.privacy(epsilon => 1, features => ARRAY['a', %L], scaling => 'none')$q$, n))
 FROM unnest(ARRAY['intercept', 'sigma', 'y', '1', 'a*b', 'a^2', 'theta[a]', 'a,b', 'a', '',
                   repeat('é', 32), 'tab' || chr(9), 'del' || chr(127), 'nel' || chr(133)]) n;
 -- valid: non-ASCII, 63 bytes, case differs from a reserved name
-SELECT (dpbayes.privacy(epsilon => 1, features => ARRAY['âge', '身長', 'Intercept', repeat('x', 63)])).features;
+SELECT (dpbayes.privacy(epsilon => 1, features => ARRAY['âge', '身長', 'Intercept', repeat('x', 63)], scaling => 'none')).features;
 
 -- the JSON form of a valid release, to forge from
 CREATE TEMP TABLE good AS
@@ -155,16 +155,16 @@ SELECT r::text = (SELECT r::text FROM good) AS valid_received FROM received;
 
 -- ---- numeric features beyond the double range (finding 4) ----
 -- the message names the feature, never the value
-SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1),
+SELECT pg_temp.errd($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'),
   0.5::numeric, ('1' || repeat('0', 400) || '.98765432101234')::numeric)$q$);
-SELECT pg_temp.err($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1),
+SELECT pg_temp.err($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'),
   VARIADIC ARRAY[0.5, ('-9' || repeat('9', 400))::numeric])$q$);
 -- tiny numerics round to 0 like double arithmetic, with no error
 SELECT (SELECT count(*) FROM dpbayes.release_stats(r)) FROM (SELECT dpbayes.linear_release(1.0,
-  dpbayes.privacy(epsilon => 1, y_bound => 1), ('0.' || repeat('0', 400) || '98765432101234')::numeric,
+  dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'), ('0.' || repeat('0', 400) || '98765432101234')::numeric,
   1::numeric) r) s;
 -- numeric infinity stays a non-finite feature
-SELECT pg_temp.err($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1),
+SELECT pg_temp.err($q$SELECT dpbayes.linear_release(1.0, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'),
   'Infinity'::numeric)$q$);
 
 -- ---- echoed input in the posterior's arguments ----
@@ -175,7 +175,7 @@ SELECT pg_temp.err(format($q$SELECT * FROM dpbayes.posterior_summary((SELECT r F
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.posterior_summary((SELECT r FROM good), options => '{"sigma2_shape": 1e400}')$q$);
 SELECT pg_temp.err(format($q$SELECT * FROM dpbayes.posterior_summary((SELECT r FROM good), method => %L)$q$,
   repeat('n', 100000)));
-SELECT pg_temp.err(format($q$SELECT dpbayes.privacy(epsilon => 1, mechanism => %L)$q$, repeat('g', 100000)));
+SELECT pg_temp.err(format($q$SELECT dpbayes.privacy(epsilon => 1, mechanism => %L, scaling => 'none')$q$, repeat('g', 100000)));
 
 -- ---- inference over an insecure release warns (finding 5) ----
 -- (one iid draw of the naive posterior: no divergence, no R-hat or ESS, so
@@ -195,11 +195,11 @@ FROM generate_series(1, 40) i
 UNION ALL
 SELECT 2, dpbayes.linear_release(ARRAY[i % 5]::float8[], (i % 4)::float8,
   dpbayes.privacy(epsilon => 0.5, mechanism => 'laplace', y_bound => 4, intercept => false,
-                  features => ARRAY['naïve résumé']))
+                  features => ARRAY['naïve résumé'], scaling => 'none'))
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 3, dpbayes.logistic_release(ARRAY[i % 5, i % 2]::float8[], i % 3 = 0,
-  dpbayes.privacy(epsilon => 2, delta => 1e-5, clip => 1e-8, features => ARRAY['Ω', 'b']))
+  dpbayes.privacy(epsilon => 2, delta => 1e-5, clip => 1e-8, features => ARRAY['Ω', 'b'], scaling => 'none'))
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 4, dpbayes.poisson_release(ARRAY[i % 5]::float8[], (i % 3)::float8,
@@ -207,15 +207,15 @@ SELECT 4, dpbayes.poisson_release(ARRAY[i % 5]::float8[], (i % 3)::float8,
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 5, dpbayes.poisson_release((i % 3)::float8, dpbayes.privacy(epsilon => 1, y_bound => 3,
-  intercept => false, noise_weights => ARRAY[1, 2, 3, 4, 1]), (i % 5)::numeric, (i % 7)::int)
+  intercept => false, noise_weights => ARRAY[1, 2, 3, 4, 1], scaling => 'none'), (i % 5)::numeric, (i % 7)::int)
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 6, dpbayes.nonprivate_linear_stats(ARRAY[i % 5]::float8[], (i % 4)::float8,
-  dpbayes.privacy(epsilon => 1, y_bound => 4, features => ARRAY['x₁']))
+  dpbayes.privacy(epsilon => 1, y_bound => 4, features => ARRAY['x₁'], scaling => 'none'))
 FROM generate_series(1, 40) i
 UNION ALL
 SELECT 7, dpbayes.linear_release(ARRAY[i]::float8[], i,
-  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5))
+  dpbayes.privacy(epsilon => 1e-3, mechanism => 'laplace', y_bound => 1e5, scaling => 'none'))
 FROM generate_series(1, 3) i
 UNION ALL
 SELECT 8, NULL;

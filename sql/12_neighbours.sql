@@ -23,17 +23,17 @@ FROM generate_series(1, 1000) i;
 SELECT count(*) FILTER (WHERE hiv) AS hiv_rows FROM pat;
 
 -- ---- the parameter ----
-SELECT (dpbayes.privacy(epsilon => 1)).neighbours AS default_neighbours,
-       (dpbayes.privacy(epsilon => 1, neighbours => 'replace')).neighbours AS replace;
-SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, neighbours => 'swap')$q$);
-SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, neighbours => NULL)$q$);
+SELECT (dpbayes.privacy(epsilon => 1, scaling => 'none')).neighbours AS default_neighbours,
+       (dpbayes.privacy(epsilon => 1, neighbours => 'replace', scaling => 'none')).neighbours AS replace;
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, neighbours => 'swap', scaling => 'none')$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, neighbours => NULL, scaling => 'none')$q$);
 -- under add_remove the noise weights list the count block last
 SELECT pg_temp.err($q$SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1,
-         y_bound => 1, noise_weights => ARRAY[1, 1, 1])) FROM pat$q$);
+         y_bound => 1, noise_weights => ARRAY[1, 1, 1], scaling => 'none')) FROM pat$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1,
-         y_bound => 1, noise_weights => ARRAY[1, 1, 1, 1])) FROM pat$q$);
+         y_bound => 1, noise_weights => ARRAY[1, 1, 1, 1], scaling => 'none')) FROM pat$q$);
 SELECT pg_temp.err($q$SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1,
-         y_bound => 1, noise_weights => ARRAY[1, 1, 1], neighbours => 'replace')) FROM pat$q$);
+         y_bound => 1, noise_weights => ARRAY[1, 1, 1], neighbours => 'replace', scaling => 'none')) FROM pat$q$);
 
 -- ---- a WHERE subset: no exact n anywhere in the release ----
 CREATE TABLE sub AS
@@ -68,7 +68,7 @@ SELECT (r::text::dpbayes.release)::text = r::text AS given_weights_round_trip,
        r::jsonb ->> 'noise_weights' AS noise_weights,
        (r::jsonb #>> '{blocks,3,noise_weight}')::float8 AS count_weight
 FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
-        noise_weights => ARRAY[1, 2, 3, 4])) r FROM pat WHERE hiv) s;
+        noise_weights => ARRAY[1, 2, 3, 4], scaling => 'none')) r FROM pat WHERE hiv) s;
 -- a forged exact n, or a missing one under replace, is rejected
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{n}', '137')::text::dpbayes.release FROM sub$q$);
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{neighbours}', '"replace"')::text::dpbayes.release FROM sub$q$);
@@ -78,14 +78,14 @@ SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{neighbours}', '"both"')::text
 -- at epsilon = 1e6 the noise sd is below 0.01: the count is 137 within 5 sd
 SELECT abs(s.value - 137) <= 5 * s.noise_sd AS within_noise, s.noise_sd < 0.01 AS small_noise,
        round(s.value) AS rounded_count
-FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1e6, delta => 1e-6)) r
+FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1e6, delta => 1e-6, scaling => 'none')) r
       FROM pat WHERE hiv) rr, dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
 -- at epsilon = 1 the noise is visible: over 200 releases of the subset the
 -- count's mean is 137 and its sd the reported one (within 4 SE / 15%)
 WITH c AS (
   SELECT s.value, s.noise_sd
   FROM generate_series(1, 200) k,
-       LATERAL (SELECT dpbayes.poisson_release(x, abs(y) * 4, dpbayes.privacy(epsilon => 1,
+       LATERAL (SELECT dpbayes.poisson_release(x, round(abs(y) * 4), dpbayes.privacy(epsilon => 1,
                   y_bound => 2, lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r
                 FROM pat WHERE hiv AND k > 0) rr,
        dpbayes.release_stats(rr.r) s WHERE s.block = 'count')
@@ -119,7 +119,7 @@ FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound 
       FROM pat WHERE hiv) s;
 SELECT g, r::jsonb -> 'n' AS n
 FROM (SELECT g, dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
-        neighbours => 'replace')) r FROM pat GROUP BY g) s ORDER BY g;
+        neighbours => 'replace', scaling => 'none')) r FROM pat GROUP BY g) s ORDER BY g;
 
 -- ---- the same data, both relations: add_remove changes one record's
 -- whole contribution; its sensitivity and noise are those of one record ----
@@ -127,7 +127,7 @@ SELECT n.nb, (r::jsonb ->> 'sensitivity')::numeric(10, 6) AS sensitivity,
        jsonb_path_query_array(r::jsonb, '$.blocks[*].kind') AS kinds
 FROM (VALUES ('add_remove'), ('replace')) n(nb),
      LATERAL (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
-                neighbours => n.nb, intercept => false)) r FROM pat) rr ORDER BY 1;
+                neighbours => n.nb, intercept => false, scaling => 'none')) r FROM pat) rr ORDER BY 1;
 
 -- ---- inference reads the count ----
 -- (runs this short always or nearly always warn, and whether a chain of 10
@@ -154,7 +154,7 @@ FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 0.05,
 RESET client_min_messages;
 -- the non-private reference holds the exact count
 SELECT s.value AS exact_count, s.noise_sd
-FROM (SELECT dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1)) r
+FROM (SELECT dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none')) r
       FROM pat WHERE hiv) rr, dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
 
 DROP TABLE public_keys;

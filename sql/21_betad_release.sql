@@ -34,7 +34,7 @@ FROM (SELECT dpbayes.betad(1, 'logistic', draws => 10, delta => 1e-6) AS p) s;
 -- a forged composite (epsilon and beta disagree) is refused by the aggregate too
 SELECT dpbayes.betad_logistic(ARRAY[1.0]::float8[], true,
          ROW(1, 'logistic', 3, NULL, NULL, true, 3, NULL, NULL, NULL, 1, NULL,
-             'approximate', NULL, 4, 1000, 1000, 'smaller', NULL, 'add_remove')::dpbayes.betad_params);
+             'approximate', NULL, 4, 1000, 1000, 'smaller', NULL, 'add_remove', 'none')::dpbayes.betad_params);
 
 -- ---- data: logistic, theta = (0.5, 2, -1); linear y = 1 + 2 x1 - x2 + noise ----
 CREATE TABLE bd AS
@@ -50,7 +50,7 @@ SET dpbayes.insecure_noise_seed = 5;
 CREATE TEMP TABLE rel AS
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y,
          dpbayes.betad(2, 'logistic', features => ARRAY['a', 'b'],
-                       chains => 2, warmup => 150, iterations => 150)) AS r
+                       chains => 2, warmup => 150, iterations => 150, scaling => 'none')) AS r
 FROM bd;
 SELECT j->>'kind' AS kind, j->>'model' AS model, j->>'neighbours' AS neighbours,
        j ? 'n' AS records_n, j->'epsilon' AS epsilon,
@@ -71,7 +71,7 @@ FROM (SELECT r::jsonb AS j FROM rel) s;
 SET dpbayes.insecure_noise_seed = 5;
 SELECT (SELECT r::text FROM rel) =
        dpbayes.betad_logistic(y, dpbayes.betad(2, 'logistic', features => ARRAY['a', 'b'],
-                              chains => 2, warmup => 150, iterations => 150), x1, x2)::text
+                              chains => 2, warmup => 150, iterations => 150, scaling => 'none'), x1, x2)::text
        AS cols_equal_array
 FROM bd;
 SELECT key, CASE WHEN key LIKE 'draw:%' THEN 'x' ELSE value END AS value
@@ -92,7 +92,7 @@ SELECT abs((j->'draws'->0->>1)::float8 - 2) < 0.3 AS x1_ok,
        j->'sigma2_floor' AS floor, j->'y_scale' AS y_scale
 FROM (SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl,
         dpbayes.betad(6, 'linear', sigma2_floor => 0.02, y_scale => 0.5,
-                      chains => 2, warmup => 150, iterations => 150))::jsonb AS j FROM bd) s;
+                      chains => 2, warmup => 150, iterations => 150, scaling => 'none'))::jsonb AS j FROM bd) s;
 
 -- ---- secure randomness: two runs differ; no seed, no diagnostic anywhere ----
 RESET dpbayes.insecure_noise_seed;
@@ -104,7 +104,7 @@ SELECT coalesce((pg_stat_file(current_setting('data_directory') || '/../postgres
        AS log_start \gset
 CREATE TEMP TABLE sec AS
 SELECT k, dpbayes.betad_logistic(ARRAY[x1, x2], y,
-            dpbayes.betad(2, 'logistic', chains => 2, warmup => 100, iterations => 100))::text AS t
+            dpbayes.betad(2, 'logistic', chains => 2, warmup => 100, iterations => 100, scaling => 'none'))::text AS t
 FROM bd, generate_series(1, 2) k GROUP BY k;
 RESET log_min_messages;
 SELECT count(DISTINCT t) AS distinct_draws, bool_and(t !~* 'seed|step|r.?hat|ess|diverg|tree|accept')
@@ -126,10 +126,10 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SET parallel_leader_participation = off;
 EXPLAIN (COSTS OFF)
-SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic')) FROM bd;
+SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic', scaling => 'none')) FROM bd;
 CREATE TEMP TABLE par AS
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y,
-         dpbayes.betad(2, 'logistic', chains => 2, warmup => 150, iterations => 150))::jsonb AS j
+         dpbayes.betad(2, 'logistic', chains => 2, warmup => 150, iterations => 150, scaling => 'none'))::jsonb AS j
 FROM bd;
 SELECT j ? 'n' AS records_n, abs((j->'draws'->0->>1)::float8 - 2) < 0.8 AS a_ok FROM par;
 RESET parallel_setup_cost;
@@ -140,19 +140,19 @@ RESET parallel_leader_participation;
 
 -- ---- the memory cap: work_mem ----
 SET work_mem = '64kB';
-SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic')) FROM bd;
+SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic', scaling => 'none')) FROM bd;
 RESET work_mem;
 
 -- ---- group sizes (issue 24): one person's flag moves between two groups;
 -- under add/remove no group records its size, under replace each does ----
 SELECT g, j->>'neighbours' AS neighbours, j ? 'n' AS records_n, j->'n' AS n
 FROM (SELECT i % 3 = 0 AS g, dpbayes.betad_logistic(ARRAY[x1, x2], y,
-        dpbayes.betad(2, 'logistic', chains => 1, warmup => 30, iterations => 10))::jsonb AS j
+        dpbayes.betad(2, 'logistic', chains => 1, warmup => 30, iterations => 10, scaling => 'none'))::jsonb AS j
       FROM bd WHERE i <= 300 GROUP BY 1) s ORDER BY g;
 SELECT g, j->>'neighbours' AS neighbours, j ? 'n' AS records_n, j->'n' AS n
 FROM (SELECT i % 3 = 0 AS g, dpbayes.betad_logistic(ARRAY[x1, x2], y,
         dpbayes.betad(2, 'logistic', chains => 1, warmup => 30, iterations => 10,
-                      neighbours => 'replace'))::jsonb AS j
+                      neighbours => 'replace', scaling => 'none'))::jsonb AS j
       FROM bd WHERE i <= 300 GROUP BY 1) s ORDER BY g;
 -- a text release edited to carry an n, or a replace-one n below 1, is refused
 SELECT jsonb_set((SELECT r::jsonb FROM rel), '{n}', '3000')::text::dpbayes.release;
@@ -163,12 +163,12 @@ SELECT j->'approximate_sampling' AS approx, (j->>'delta_prime')::float8 <= 1e-9 
        j->'sampler'->>'method' AS method, (j->'sampler'->>'trials')::int > 1000 AS trials_ok,
        j->'n' AS n
 FROM (SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y,
-        dpbayes.betad(1, 'logistic', tier => 'exact', neighbours => 'replace'))::jsonb AS j
+        dpbayes.betad(1, 'logistic', tier => 'exact', neighbours => 'replace', scaling => 'none'))::jsonb AS j
       FROM bd WHERE i <= 10) s;
 -- its trials are a function of N: not under add/remove
-SELECT dpbayes.betad(1, 'logistic', tier => 'exact');
+SELECT dpbayes.betad(1, 'logistic', tier => 'exact', scaling => 'none');
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic', tier => 'exact',
-         neighbours => 'replace'))
+         neighbours => 'replace', scaling => 'none'))
 FROM bd;
 
 -- ---- k draws ----
@@ -176,18 +176,18 @@ SELECT j->'ndraws' AS ndraws, jsonb_array_length(j->'draws') AS draws, (j->>'del
        round((j->>'epsilon')::numeric, 6) AS epsilon
 FROM (SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y,
         dpbayes.betad(1, 'logistic', draws => 10, delta => 1e-6,
-                      chains => 1, warmup => 30, iterations => 30))::jsonb AS j FROM bd) s;
+                      chains => 1, warmup => 30, iterations => 30, scaling => 'none'))::jsonb AS j FROM bd) s;
 
 -- ---- empty groups and bad rows ----
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic', lower => ARRAY[-1, -1],
          upper => ARRAY[1, 1], chains => 1, warmup => 20, iterations => 20))::jsonb->'n' AS n
 FROM bd WHERE false;
-SELECT dpbayes.betad_logistic(ARRAY[x1, 'NaN'], y, dpbayes.betad(1, 'logistic')) FROM bd;
-SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl, dpbayes.betad(1, 'logistic')) FROM bd;
+SELECT dpbayes.betad_logistic(ARRAY[x1, 'NaN'], y, dpbayes.betad(1, 'logistic', scaling => 'none')) FROM bd;
+SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl, dpbayes.betad(1, 'logistic', scaling => 'none')) FROM bd;
 -- finite but far off the public scale: the sampler fails, and says what to
 -- do without any diagnostic of the run (issue 24)
 SELECT dpbayes.betad_linear(ARRAY[x1, x2], yl * 1e300, dpbayes.betad(2, 'linear', sigma2_floor => 0.02,
-         y_scale => 0.5, chains => 1, warmup => 20, iterations => 10)) FROM bd;
+         y_scale => 0.5, chains => 1, warmup => 20, iterations => 10, scaling => 'none')) FROM bd;
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1, 'logistic',
          lower => ARRAY[-1], upper => ARRAY[1])) FROM bd;
 RESET dpbayes.insecure_noise_seed;
@@ -195,9 +195,9 @@ RESET dpbayes.insecure_noise_seed;
 -- ---- the sampler polls interrupts: a statement timeout cancels a long run ----
 SET statement_timeout = '300ms';
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(2, 'logistic', chains => 64,
-         warmup => 100000, iterations => 100000)) FROM bd;
+         warmup => 100000, iterations => 100000, scaling => 'none')) FROM bd;
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y, dpbayes.betad(1.6, 'logistic', tier => 'exact',
-         delta_prime => 1e-300, neighbours => 'replace')) FROM bd WHERE i <= 10;
+         delta_prime => 1e-300, neighbours => 'replace', scaling => 'none')) FROM bd WHERE i <= 10;
 RESET statement_timeout;
 
 -- ---- NOT PRIVATE tuning: full chains and diagnostics, revoked from PUBLIC ----
@@ -210,7 +210,7 @@ CREATE TEMP TABLE tune AS
 SELECT * FROM dpbayes.betad_tune_NOT_PRIVATE(
   (SELECT array_agg(ARRAY[x1, x2] ORDER BY i) FROM bd WHERE i <= 300),
   (SELECT array_agg(y::int::float8 ORDER BY i) FROM bd WHERE i <= 300),
-  dpbayes.betad(2, 'logistic', chains => 2, warmup => 200, iterations => 400), 7);
+  dpbayes.betad(2, 'logistic', chains => 2, warmup => 200, iterations => 400, scaling => 'none'), 7);
 SELECT count(*) FILTER (WHERE iteration IS NOT NULL) AS chain_rows,
        bool_and(value < 1.05) FILTER (WHERE variable LIKE 'rhat:%') AS rhat_ok,
        count(*) FILTER (WHERE variable = 'step_size' AND value > 0) AS step_sizes,

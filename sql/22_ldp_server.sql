@@ -4,7 +4,7 @@
 -- test/ldp_cli.sh), the ingest check, simulation behind its superuser-only
 -- setting, and summing ss_* reports into a release for dpbayes.posterior.
 CREATE EXTENSION IF NOT EXISTS dpbayes;
-CREATE TABLE proto (k int PRIMARY KEY, p jsonb);
+CREATE TABLE proto (k int PRIMARY KEY, p text);
 INSERT INTO proto VALUES
  (1, dpbayes.ldp_protocol('rr', 1)),
  (2, dpbayes.ldp_protocol('oue', 1.3, categories => 4)),
@@ -22,10 +22,11 @@ SELECT dpbayes.ldp_protocol_text(p) FROM proto ORDER BY k;
 SELECT dpbayes.ldp_calibration_text(p) FROM proto ORDER BY k;
 \pset format aligned
 \pset tuples_only off
--- the jsonb carries the id; parsing it back gives the same id and text; the
--- calibration as jsonb equals its text
-SELECT k, p->>'mechanism' AS mechanism, p->>'id' = dpbayes.ldp_protocol_id(p) AS id_ok,
-       dpbayes.ldp_protocol_text(dpbayes.ldp_protocol_text(p)::jsonb) = dpbayes.ldp_protocol_text(p) AS text_ok,
+-- ldp_protocol returns the published text (with its id): a fixed point of
+-- ldp_protocol_text; its jsonb form (keys reordered, numbers respelled)
+-- gives the same id and text; the calibration as jsonb equals its text
+SELECT k, p::jsonb->>'mechanism' AS mechanism, p::jsonb->>'id' = dpbayes.ldp_protocol_id(p) AS id_ok,
+       dpbayes.ldp_protocol_text(p) = p AND dpbayes.ldp_protocol_text(p::jsonb::text) = p AS text_ok,
        dpbayes.ldp_calibration(p) = dpbayes.ldp_calibration_text(p)::jsonb AS calib_ok,
        dpbayes.ldp_report_columns(p) AS columns
 FROM proto ORDER BY k;
@@ -33,7 +34,7 @@ FROM proto ORDER BY k;
 SELECT dpbayes.ldp_protocol_id('{"y_bound":2,"clip":1,"intercept":false,"d":2,"delta":0.00001,"epsilon":1,"mechanism":"ss_linear"}');
 -- invalid protocols: a changed key after publication, unknown mechanism,
 -- missing and foreign keys, non-finite values
-SELECT dpbayes.ldp_protocol_id(jsonb_set(p, '{epsilon}', '2')) FROM proto WHERE k = 1;
+SELECT dpbayes.ldp_protocol_id(jsonb_set(p::jsonb, '{epsilon}', '2')::text) FROM proto WHERE k = 1;
 SELECT dpbayes.ldp_protocol('gauss', 1);
 SELECT dpbayes.ldp_protocol('rr; drop', 1);
 SELECT dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2);
@@ -44,6 +45,31 @@ SELECT dpbayes.ldp_protocol('scalar_laplace', 1, lower => '{0,1}', upper => '{2,
 SELECT dpbayes.ldp_protocol('logistic_input', 1, delta => 1e-6, d => 2, label_share => 1);
 SELECT dpbayes.ldp_calibration('{"mechanism":"rr"}');
 SELECT dpbayes.ldp_calibration('[1, 2]');
+SELECT dpbayes.ldp_calibration(NULL);
+SELECT dpbayes.ldp_check('{1}', NULL);
+
+-- Client and server agree on every protocol input (issue 24, item 5): the
+-- protocol is text, read by the client's own parser exactly as the client
+-- reads it (test/ldp_cli.sh runs the CLI on these texts and finds its
+-- outputs and messages below).  0.1.0 took jsonb, which had already merged
+-- a duplicated key (the last won) and respelled the numbers.
+-- A duplicated key is refused by every function ...
+SELECT dpbayes.ldp_protocol_id('{"mechanism":"rr","epsilon":1,"epsilon":2}');
+SELECT dpbayes.ldp_check('{1}', '{"mechanism":"rr","epsilon":1,"epsilon":2}');
+SELECT dpbayes.ldp_collect('x', '{1}', '{"mechanism":"oue","categories":3,"epsilon":1,"categories":3}');
+-- ... where jsonb would have kept the last value:
+SELECT '{"mechanism":"rr","epsilon":1,"epsilon":2}'::jsonb::text AS what_jsonb_made_of_it;
+-- A delta of 1e-70 is accepted, with the CLI's canonical text and id; jsonb
+-- prints it as a decimal of 74 characters, which both parsers refuse (a
+-- number has at most 63).
+\pset format unaligned
+\pset tuples_only on
+SELECT dpbayes.ldp_protocol_text('{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-70,"lower":0,"upper":1}');
+SELECT dpbayes.ldp_calibration_text('{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-70,"lower":0,"upper":1}');
+\pset format aligned
+\pset tuples_only off
+SELECT '{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-70,"lower":0,"upper":1}'::jsonb::text AS jsonb_text;
+SELECT dpbayes.ldp_protocol_id('{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-70,"lower":0,"upper":1}'::jsonb::text);
 
 -- simulation is refused without the setting, and only a superuser may set it
 SELECT dpbayes_sim.randomize_raw_record_not_ldp(p, '{1}') FROM proto WHERE k = 1;
@@ -98,14 +124,13 @@ SELECT count(*), count(*) FILTER (WHERE dpbayes.ldp_check(report, p)) AS valid,
        bool_and(protocol_id = 'insecure_test:' || dpbayes.ldp_protocol_id(p)) AS stamped
 FROM linrep, linp;
 CREATE TABLE linrel AS
-SELECT dpbayes.ldp_release(protocol_id, report, p) AS r, dpbayes.ldp_release(report, p) AS r2
+SELECT dpbayes.ldp_release(protocol_id, report, p) AS r
 FROM linrep, linp GROUP BY p;
 -- an ordinary release: mechanism ldp_gaussian, n = 20000, insecure from the
--- stamped ids (the id-less form cannot know), the noise sd of the sum
--- sqrt(N) times a report's, values equal to the plain sums of the reports
+-- stamped ids, the noise sd of the sum sqrt(N) times a report's, values
+-- equal to the plain sums of the reports
 SELECT dpbayes.release_json(r)->>'mechanism' AS mechanism, dpbayes.release_json(r)->>'n' AS n,
        dpbayes.release_json(r)->>'insecure_test_noise' AS insecure,
-       dpbayes.release_json(r2)->>'insecure_test_noise' AS insecure_without_ids,
        abs((dpbayes.release_json(r)#>>'{blocks,0,noise_sd,0}')::float8
            / (dpbayes.ldp_calibration(p)#>>'{noise_sd,0}')::float8 / sqrt(40000) - 1) < 1e-12 AS sd_sqrt_n
 FROM linrel, linp;
@@ -157,10 +182,30 @@ SELECT variable, abs(mean - CASE variable WHEN 'theta[x1]' THEN 2.0 ELSE -1.0 EN
 FROM logrel, dpbayes.posterior_summary(r, draws => 600, chains => 2, warmup => 300, seed => 7)
 ORDER BY variable;
 RESET client_min_messages;
--- a report of another protocol, a corrupted report, and rr reports
+-- a report of another protocol, without an id, a corrupted report, and rr
+-- reports
 SELECT dpbayes.ldp_release('0000', report, p) FROM linrep, linp;
-SELECT dpbayes.ldp_release(report || 1.0::float8, p) FROM linrep, linp;
-SELECT dpbayes.ldp_release('{1}'::float8[], p) FROM proto WHERE k = 1;
+SELECT dpbayes.ldp_release(NULL, report, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release(protocol_id, report || 1.0::float8, p) FROM linrep, linp;
+SELECT dpbayes.ldp_release(dpbayes.ldp_protocol_id(p), '{1}'::float8[], p) FROM proto WHERE k = 1;
+-- Attack (issue 24, item 4): ss_linear reports randomized under epsilon 1
+-- offered to the same protocol at epsilon 2.  Their values lie on the
+-- epsilon-2 grids (the coarser grids of the larger noise nest in them) and
+-- within its plausible ranges, so the reports alone pass the epsilon-2
+-- ldp_check; their protocol id gives them away (ldp_collect and the
+-- ingest table: 23_ldp_posterior).
+CREATE TABLE lin1 AS SELECT dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}', y_bound => 3) AS p1,
+  dpbayes.ldp_protocol('ss_linear', 2, delta => 1e-6, d => 2, intercept => false,
+    lower => '{-1,-1}', upper => '{1,1}', y_bound => 3) AS p2;
+CREATE TABLE linrep1 AS
+SELECT dpbayes_sim.report_protocol_id(p1) AS protocol_id,
+       dpbayes_sim.randomize_raw_record_not_ldp(p1, x || y) AS report
+FROM (SELECT * FROM lin LIMIT 200) l, lin1;
+SELECT count(*) AS reports, count(*) FILTER (WHERE dpbayes.ldp_check(report, p2)) AS pass_the_eps2_check
+FROM linrep1, lin1;
+SELECT dpbayes.ldp_release(protocol_id, report, p2) FROM linrep1, lin1;
+DROP TABLE lin1, linrep1;
 RESET dpbayes.insecure_noise_seed;
 RESET dpbayes.allow_simulation;
 DROP TABLE lin, linp, linrep, linrel, logp, logrel, proto;

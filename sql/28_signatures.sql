@@ -47,7 +47,7 @@ FROM generate_series(1, 60) i;
 -- a betaD release (secure randomness: only private releases are signed)
 CREATE TEMP TABLE bd28 AS
 SELECT dpbayes.betad_logistic(ARRAY[x1, x2], y,
-         dpbayes.betad(2, 'logistic', features => ARRAY['x1', 'x2'],
+         dpbayes.betad(2, 'logistic', features => ARRAY['x1', 'x2'], lower => '{0,0}', upper => '{1,1}',
                        chains => 1, warmup => 20, iterations => 10)) AS r
 FROM d28;
 -- a statistics release

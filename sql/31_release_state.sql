@@ -110,13 +110,13 @@ CREATE TABLE lrep AS
 SELECT i, dpbayes_sim.randomize_raw_record_not_ldp(p, x || (CASE WHEN y THEN 1 ELSE -1 END)::float8) AS report
 FROM st, lp;
 RESET dpbayes.allow_simulation;
-CREATE AGGREGATE st_test.ldp_state(float8[], jsonb) (
+CREATE AGGREGATE st_test.ldp_state(text, float8[], text) (
     SFUNC = dpbayes._ldp_release_state_trans, STYPE = dpbayes.release_state);
-CREATE TABLE lstates AS SELECT i % 2 AS part, st_test.ldp_state(report, p) AS s FROM lrep, lp GROUP BY i % 2;
+CREATE TABLE lstates AS SELECT i % 2 AS part, st_test.ldp_state(dpbayes.ldp_protocol_id(p), report, p) AS s FROM lrep, lp GROUP BY i % 2;
 SELECT left(s::text, 14) AS head, s::text::dpbayes.release_state::text = s::text AS text_round_trip
 FROM lstates ORDER BY part;
 SELECT dpbayes._ldp_release_state_final(st_test.combine(s))::text
-     = (SELECT dpbayes.ldp_release(report, p) FROM lrep, lp)::text AS ldp_combined_is_the_release
+     = (SELECT dpbayes.ldp_release(dpbayes.ldp_protocol_id(p), report, p) FROM lrep, lp)::text AS ldp_combined_is_the_release
 FROM lstates;
 -- a statistics state is not an LDP one
 SELECT dpbayes._ldp_release_state_final(s) FROM states WHERE part = 0;

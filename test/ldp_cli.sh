@@ -124,6 +124,26 @@ done <<'EOF'
 EOF
 [ "$i" -eq 9 ] && ok || bad "protocol list"
 
+# client and server agree on every protocol input (issue 24, item 5): the
+# server takes the protocol as text and reads it with the client's parser;
+# expected/22_ldp_server.out holds its answers to these texts (a refusal's
+# DETAIL line, or the canonical text and calibration), and the CLI must give
+# the same: a duplicated key refused, a delta of 1e-70 accepted, the same
+# delta as jsonb spells it (74 characters) refused
+echo '{"mechanism":"rr","epsilon":1,"epsilon":2}' >"$T/dup.json"
+tiny='{"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-70,"lower":0,"upper":1}'
+echo "$tiny" >"$T/tiny.json"
+echo '{"delta": 0.0000000000000000000000000000000000000000000000000000000000000000000001, "lower": 0, "upper": 1, "epsilon": 1, "mechanism": "scalar_gaussian"}' >"$T/tinyjsonb.json"
+for f in dup tinyjsonb; do
+	expect 1 "protocol $f refused" -- "$CLI" protocol --protocol "$T/$f.json"
+	msg=$(sed -n 's/^dpbayes-ldp: [^:]*: invalid protocol: //p' "$T/err")
+	[ -n "$msg" ] && grep -qxF "DETAIL:  $msg" "$EXP" && ok || bad "the server refuses $f otherwise: $(cat "$T/err")"
+done
+for cmd in protocol calibration; do
+	line=$("$CLI" "$cmd" --protocol "$T/tiny.json" 2>"$T/err")
+	if [ -n "$line" ] && grep -qxF -- "$line" "$EXP"; then ok; else bad "server $cmd of delta 1e-70 differs: $line"; fi
+done
+
 # the installed client (make install-ldp-client): its headers, library and
 # pkg-config file alone build a program that computes the same ids
 if make -s --no-print-directory install-ldp-client DESTDIR="$T/inst" PREFIX=/usr >"$T/inst.log" 2>&1 &&

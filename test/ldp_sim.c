@@ -176,6 +176,46 @@ ldp_sim_regression(ldp_sim *s, gsl_rng *r, dpb_ldpm_model m, long n, int d,
 }
 
 void
+ldp_sim_gaussian_gn(ldp_sim *s, gsl_rng *r, long n, double mu, double sigma, double a,
+					double b, double tau)
+{
+	memset(s, 0, sizeof(*s));
+	s->dt.model = DPB_LDPM_GAUSSIAN_GN;
+	s->dt.n = n;
+	s->dt.a = a;
+	s->dt.b = b;
+	s->dt.tau = tau;
+	s->z = malloc(sizeof(double) * (n > 0 ? n : 1));
+	for (long i = 0; i < n; i++)
+		s->z[i] = clampd(mu + gsl_ran_gaussian(r, sigma), a, b) + gsl_ran_gaussian(r, tau);
+	s->dt.n_in = n;
+	s->dt.z = s->z;
+}
+
+void
+ldp_sim_proportion(ldp_sim *s, gsl_rng *r, int groups, long n, const double *theta,
+				   const double *keep)
+{
+	memset(s, 0, sizeof(*s));
+	s->dt.model = DPB_LDPM_PROPORTION;
+	s->dt.groups = groups;
+	for (int g = 0; g < groups; g++)
+	{
+		s->dt.g_n[g] = n;
+		s->dt.g_keep[g] = keep[g];
+		for (long i = 0; i < n; i++)
+		{
+			int			x = gsl_rng_uniform(r) < theta[g];
+
+			if (gsl_rng_uniform(r) >= keep[g])
+				x = 1 - x;
+			s->dt.g_k[g] += x;
+		}
+		s->dt.n += n;
+	}
+}
+
+void
 ldp_sim_free(ldp_sim *s)
 {
 	free(s->z);
@@ -198,7 +238,16 @@ ldp_sim_prior_draw(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr, gsl_rng *r
 
 	switch (dt->model)
 	{
+		case DPB_LDPM_PROPORTION:
+			for (int g = 0; g < dt->groups; g++)
+			{
+				double		t = gsl_ran_beta(r, pr->beta_a, pr->beta_b);
+
+				phi[g] = log(t) - log1p(-t);
+			}
+			return;
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			phi[0] = pr->mu_mean + gsl_ran_gaussian(r, pr->mu_sd);
 			phi[1] = log(gsl_ran_gamma(r, pr->sigma_shape, 1 / pr->sigma_rate));
 			return;
@@ -244,6 +293,18 @@ ldp_sim_from_phi(ldp_sim *s, const dpb_ldpm_data *dt0, gsl_rng *r, long n,
 			ldp_sim_gaussian(s, r, n, phi[0], exp(phi[1]), dt0->a, dt0->b,
 							 dt0->lambda * (dt0->b - dt0->a));
 			return;
+		case DPB_LDPM_GAUSSIAN_GN:
+			ldp_sim_gaussian_gn(s, r, n, phi[0], exp(phi[1]), dt0->a, dt0->b, dt0->tau);
+			return;
+		case DPB_LDPM_PROPORTION:
+			{
+				double		t[2];
+
+				for (int g = 0; g < dt0->groups; g++)
+					t[g] = 1 / (1 + exp(-phi[g]));
+				ldp_sim_proportion(s, r, dt0->groups, n, t, dt0->g_keep);
+				return;
+			}
 		case DPB_LDPM_EXPONENTIAL:
 			ldp_sim_exponential(s, r, n, exp(phi[0]), dt0->b, dt0->lambda * dt0->b);
 			return;

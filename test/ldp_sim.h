@@ -35,6 +35,14 @@ void		ldp_sim_histogram(ldp_sim *s, gsl_rng *r, long n, int K, const double *the
 void		ldp_sim_regression(ldp_sim *s, gsl_rng *r, dpb_ldpm_model m, long n, int d,
 							   const double *theta, double sigma, const double *mu,
 							   const double *L, double sd_x, double sd_y, double rr_keep);
+/* gaussian_gn: x ~ N(mu, sigma^2) clipped to [a, b], z = x + N(0, tau^2)
+ * (every report in z) */
+void		ldp_sim_gaussian_gn(ldp_sim *s, gsl_rng *r, long n, double mu, double sigma,
+								double a, double b, double tau);
+/* proportion: groups (1 or 2) of n records each, x ~ Bernoulli(theta[g]),
+ * randomized response keeping x w.p. keep[g] */
+void		ldp_sim_proportion(ldp_sim *s, gsl_rng *r, int groups, long n,
+							   const double *theta, const double *keep);
 void		ldp_sim_free(ldp_sim *s);
 
 /* A parameter draw from the prior (unconstrained phi, dim values), for SBC. */

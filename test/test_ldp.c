@@ -96,6 +96,8 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":1,\"y_bound\":10,\"noise_weights\":[1,2]}",
 		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}",
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":2,\"delta\":1e-6,\"d\":3,\"clip\":2,\"label_share\":0.25}",
+		/* a tiny delta in exponent form (issue 24, item 5) */
+		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1e-70,\"lower\":0,\"upper\":1}",
 	};
 	static const char *invalid[] = {
 		"",
@@ -131,6 +133,9 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1}",
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"d\":2}",	/* delta */
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":0}",
+		/* the same delta spelled out as jsonb prints it: more than 63
+		 * characters (issue 24, item 5) */
+		"{\"delta\": 0.0000000000000000000000000000000000000000000000000000000000000000000001, \"lower\": 0, \"upper\": 1, \"epsilon\": 1, \"mechanism\": \"scalar_gaussian\"}",
 	};
 	dpb_ldp_protocol p,
 				q;
@@ -245,6 +250,14 @@ test_ldp_protocol(void)
 		CHECK(dpb_ldp_protocol_parse(invalid[i], &p, &err) == DPB_EINVAL && err.msg[0] != '\0',
 			  "invalid protocol %zu refused: %s", i, invalid[i]);
 	}
+	/* the two refusals the server now shares (issue 24, item 5) say why */
+	memset(&err, 0, sizeof(err));
+	dpb_ldp_protocol_parse("{\"mechanism\":\"rr\",\"epsilon\":1,\"epsilon\":2}", &p, &err);
+	CHECK(strstr(err.detail, "appears twice") != NULL, "duplicate key message: %s", err.detail);
+	memset(&err, 0, sizeof(err));
+	dpb_ldp_protocol_parse(invalid[sizeof(invalid) / sizeof(invalid[0]) - 1], &p, &err);
+	CHECK(strstr(err.detail, "more than 63 characters") != NULL, "long number message: %s",
+		  err.detail);
 }
 
 void		test_ldp_sensitivity(void);

@@ -59,7 +59,9 @@ unsigned long unit_seed_shift = 0;
 	X(ldp_cli) \
 	X(ldp_fork) \
 	X(ldp_threads) \
-	X(ldp_models)
+	X(ldp_models) \
+	X(ldp_models_rr) \
+	X(ldp_models_gn)
 
 char	   *openblas_get_corename(void);
 

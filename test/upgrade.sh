@@ -185,6 +185,32 @@ _upg_from() {
 		ok=1
 	fi
 
+	# 4b. (from 0.1.0) a CHECK constraint on 0.1.0's ldp_check(report, jsonb),
+	# as docs/ldp.md recommended, stops the update with a clear error naming
+	# it (0.2.0 takes protocols as text: issue 24, item 5); dropped before
+	# and redefined after, the update goes through
+	if [ "$v" = 0.1.0 ]; then
+		local dep=${db}_ldpcheck
+		local rr='{"mechanism":"rr","epsilon":1}'
+		if _upg_newdb "$dep" >/dev/null &&
+			_upg_psql -d "$dep" -c "CREATE EXTENSION dpbayes VERSION '$v'" \
+				-c "CREATE TABLE survey (protocol_id text, z float8[] CHECK (dpbayes.ldp_check(z, '$rr'::jsonb)))" \
+				-c "INSERT INTO survey VALUES ('x', '{1}')" &&
+			! _upg_psql -d "$dep" -c "ALTER EXTENSION dpbayes UPDATE" 2>"$work/$v.ldpcheck.err" &&
+			grep -q 'ERROR:  dpbayes 0.2.0 replaces local-DP functions that objects of this database use' "$work/$v.ldpcheck.err" &&
+			grep -q 'constraint survey_z_check on table public.survey' "$work/$v.ldpcheck.err" &&
+			[ "$(_upg_psql -d "$dep" -c "SELECT extversion FROM pg_extension WHERE extname = 'dpbayes'")" = "$v" ] &&
+			_upg_psql -d "$dep" -c "ALTER TABLE survey DROP CONSTRAINT survey_z_check" \
+				-c "ALTER EXTENSION dpbayes UPDATE" \
+				-c "ALTER TABLE survey ADD CHECK (dpbayes.ldp_check(z, '$rr'))"; then
+			echo "upgrade: ok a CHECK constraint on $v's ldp_check(report, jsonb) stops the update with a clear error; redefined, it updates"
+		else
+			echo "upgrade: FAILED a CHECK constraint on $v's ldp_check(report, jsonb) and the update ($work/$v.ldpcheck.err):"
+			cat "$work/$v.ldpcheck.err"
+			ok=1
+		fi
+	fi
+
 	# 5. pg_dump of the upgraded database restores, with the same rows
 	local restored=${db}_restored
 	_upg_psql -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $restored"

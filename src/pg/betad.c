@@ -144,22 +144,26 @@ dpbayes_betad_epsilon_min(PG_FUNCTION_ARGS)
 
 /* ---- the parameters of a betaD release: dpbayes.betad(...) ---- */
 
-/* 20 since 0.2.0 (neighbours); a betad_params value stored by 0.1.0 has 19
- * and was made for replace-one neighbours */
-#define NATTS_B 20
+/* 21 since 0.2.0 (neighbours, scaling); a betad_params value stored by 0.1.0
+ * has 19 and was made for replace-one neighbours; one stored before the
+ * scaling attribute (issue 25) has 20 */
+#define NATTS_B 21
+#define NATTS_B_V2 20
 #define NATTS_B_V1 19
 enum
 {
 	B_EPSILON, B_MODEL, B_PRIOR_SD, B_SIGMA2_FLOOR, B_Y_SCALE, B_INTERCEPT, B_BETA,
 	B_LOWER, B_UPPER, B_FEATURES, B_DRAWS, B_DELTA, B_TIER, B_DELTA_PRIME, B_CHAINS,
-	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR, B_NEIGHBOURS
+	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR, B_NEIGHBOURS, B_SCALING
 };
 
 static const char *const battnames[NATTS_B] = {
 	"epsilon", "model", "prior_sd", "sigma2_floor", "y_scale", "intercept", "beta",
 	"lower", "upper", "features", "draws", "delta", "tier", "delta_prime", "chains",
-	"warmup", "iterations", "root", "sigma2_prior", "neighbours"
+	"warmup", "iterations", "root", "sigma2_prior", "neighbours", "scaling"
 };
+
+#define NATTS_B_OK(n) ((n) == NATTS_B || (n) == NATTS_B_V2 || (n) == NATTS_B_V1)
 
 static const char *
 betad_text(const Datum *v, const bool *isnull, int a)
@@ -259,6 +263,22 @@ betad_fill(const Datum *v, const bool *isnull, dpb_neighbours absent_nb, dpb_bet
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("lower and upper must be given together, non-empty and of the same length"),
 				 errdetail("They are public constants used only to scale the features (never to clip them).")));
+	if ((t = betad_text(v, isnull, B_SCALING)) != NULL)
+	{
+		if (strcmp(t, "none") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("scaling must be \"none\" or left out"),
+					 errdetail("betaD scales each feature by its public bounds lower and upper, or, with scaling => 'none', uses the features as given."),
+					 errhint("Pass lower and upper, or scaling => 'none' for features already on a unit scale.")));
+		if (nlo > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("scaling \"none\" cannot be combined with lower and upper"),
+					 errdetail("scaling => 'none' uses the features as given, without scales."),
+					 errhint("Leave out scaling to scale by the bounds.")));
+		s->fx.unscaled = 1;
+	}
 	if (nlo > 0)
 	{
 		s->fx.has_bounds = 1;
@@ -348,7 +368,7 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 	 * library and ALTER EXTENSION dpbayes UPDATE; its releases were
 	 * replace-one
 	 */
-	if (nargs != NATTS_B && nargs != NATTS_B_V1)
+	if (!NATTS_B_OK(nargs))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
 				 errmsg("dpbayes.betad takes %d arguments", NATTS_B)));
@@ -362,7 +382,7 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("function returning record called in context that cannot accept type record")));
-	if (tupdesc->natts != NATTS_B && tupdesc->natts != NATTS_B_V1)
+	if (!NATTS_B_OK(tupdesc->natts))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("dpbayes.betad_params has %d attributes, expected %d", tupdesc->natts, NATTS_B)));
@@ -383,6 +403,8 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 	isnull[B_EPSILON] = isnull[B_BETA] = isnull[B_PRIOR_SD] = isnull[B_INTERCEPT] = false;
 	isnull[B_DRAWS] = isnull[B_TIER] = isnull[B_CHAINS] = isnull[B_WARMUP] = false;
 	isnull[B_ITERATIONS] = isnull[B_ROOT] = isnull[B_NEIGHBOURS] = false;
+	isnull[B_SCALING] = !s.fx.unscaled;
+	v[B_SCALING] = s.fx.unscaled ? CStringGetTextDatum("none") : (Datum) 0;
 	isnull[B_DELTA] = s.ndraws == 1;
 	v[B_DELTA] = Float8GetDatum(s.delta);
 	isnull[B_DELTA_PRIME] = s.tier != DPB_BETAD_EXACT;
@@ -409,7 +431,7 @@ dpb_pg_betad_from_datum(Datum composite, dpb_betad_spec *s)
 	int			i,
 				natts = HeapTupleHeaderGetNatts(th);
 
-	if (natts != NATTS_B && natts != NATTS_B_V1)
+	if (!NATTS_B_OK(natts))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("betaD parameters have %d attributes, expected %d", natts, NATTS_B)));
@@ -448,6 +470,8 @@ dpbayes_betad_charge_of(PG_FUNCTION_ARGS)
 				 errmsg("the betaD parameters must not be null")));
 	td = dpb_pg_result_desc(fcinfo);
 	dpb_pg_betad_from_datum(PG_GETARG_DATUM(0), &s);
+	/* refused here, before the governed procedure charges anything */
+	dpb_pg_betad_require_scales(&s);
 	v[0] = CStringGetTextDatum("betad");
 	v[1] = Float8GetDatum(s.eps_draw);
 	v[2] = Float8GetDatum(s.beta);
@@ -456,4 +480,20 @@ dpbayes_betad_charge_of(PG_FUNCTION_ARGS)
 	v[5] = Float8GetDatum(s.delta_eff);
 	v[6] = CStringGetTextDatum(dpb_neighbours_name(s.neighbours));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(td, v, nulls)));
+}
+
+void
+dpb_pg_betad_require_scales(const dpb_betad_spec *s)
+{
+	if (s->fx.has_bounds || s->fx.unscaled)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("a betaD release needs public scales of its features"),
+			 errdetail("The prior N(0, prior_sd^2) is on the coefficients of the scaled features: without "
+					   "lower and upper the features are used as given, so the prior, and the sampler's "
+					   "step sizes, depend on the features' units."),
+			 errhint("Pass lower => ARRAY[...] and upper => ARRAY[...] to dpbayes.betad(): public bounds "
+					 "used only to scale the features, never to clip them. For features already on a unit "
+					 "scale, pass scaling => 'none'.")));
 }

@@ -59,6 +59,9 @@ typedef struct BetadState
 static int
 betad_interrupt(void)
 {
+	/* the elapsed-only progress NOTICE of a release (progress.c) */
+	if (dpb_pg_progress_poll())
+		return 1;
 	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
@@ -187,6 +190,7 @@ trans_state(FunctionCallInfo fcinfo, int gaussian, int p_arg, MemoryContext *agg
 					 errhint("Use dpbayes.betad_%s, or dpbayes.betad(..., model => '%s').",
 							 s->spec.gaussian ? "linear" : "logistic",
 							 gaussian ? "linear" : "logistic")));
+		dpb_pg_betad_require_scales(&s->spec);
 		s->p_copy = MemoryContextAlloc(*aggcxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
@@ -455,6 +459,7 @@ empty_group_spec(FunctionCallInfo fcinfo, dpb_betad_spec *spec)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot release an empty group unless the betaD parameters are a constant")));
 	dpb_pg_betad_from_datum(((Const *) te->expr)->constvalue, spec);
+	dpb_pg_betad_require_scales(spec);
 	if (spec->fx.d == 0 && cols && !ag->aggvariadic)
 		spec->fx.d = list_length(ag->args) - 2;
 	if (spec->fx.d == 0)
@@ -462,6 +467,32 @@ empty_group_spec(FunctionCallInfo fcinfo, dpb_betad_spec *spec)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot release an empty group without knowing the number of features"),
 				 errhint("Give lower/upper or features in dpbayes.betad(...).")));
+}
+
+/*
+ * Progress of a betaD release (progress.c): the whole MCMC run is the
+ * privacy mechanism, and how fast it moves depends on the data (and N,
+ * private under add/remove neighbours), so before the run only the public
+ * schedule is shown (no cost estimate: it would be a function of N), and
+ * during it only the time since the start, at fixed clock times, never
+ * per iteration (docs/betad.md, "Progress").
+ */
+static void
+betad_progress_start(const dpb_betad_spec *spec)
+{
+	if (!dpb_pg_progress_enabled())
+		return;
+	ereport(NOTICE,
+			(spec->tier == DPB_BETAD_EXACT ?
+			 errmsg("betaD release: %d draw%s by rejection from the prior (the exact tier)",
+					spec->ndraws, spec->ndraws == 1 ? "" : "s") :
+			 errmsg("betaD release: %d draw%s, each %d chain%s of %d warmup and %d iterations (the public schedule)",
+					spec->ndraws, spec->ndraws == 1 ? "" : "s", spec->sched.chains,
+					spec->sched.chains == 1 ? "" : "s", spec->sched.warmup, spec->sched.iters),
+			 errdetail("Only the time since the start is reported, every %s: how fast the sampler moves depends "
+					   "on the data, so its position is not shown (docs/betad.md).",
+					   dpb_pg_format_duration(Max(dpb_pg_progress_interval_ms(), 1000) / 1000.0))));
+	dpb_pg_progress_begin("betaD release", true);
 }
 
 static Datum
@@ -495,8 +526,16 @@ betad_final(FunctionCallInfo fcinfo, int gaussian)
 	}
 	work = palloc_extended(sizeof(double) * 2 * (Size) Max(n, 1), MCXT_ALLOC_HUGE);
 	rb = dpb_pg_noise_bits(&insecure);
+	betad_progress_start(&spec);
 	st = dpb_betad_run(&spec, n, X, y, work, rb, betad_interrupt, &r, &err);
+	dpb_pg_progress_end();
 	dpb_pg_noise_bits_done(rb);
+	if (st == DPB_OK && dpb_pg_progress_failed())
+	{
+		/* a progress NOTICE failed (the run was told to stop) */
+		dpb_betad_release_free(&r);
+		st = DPB_EINTR;
+	}
 	if (X != NULL)
 	{
 		memset(X, 0, sizeof(double) * (Size) n * spec.fx.d);
@@ -616,6 +655,7 @@ dpbayes_betad_tune(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("y must be a double precision array without nulls, one value per row of x")));
 	dpb_pg_betad_from_datum(PG_GETARG_DATUM(2), &spec);
+	dpb_pg_betad_require_scales(&spec);
 	if (spec.fx.d != 0 && spec.fx.d != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -637,10 +677,17 @@ dpbayes_betad_tune(PG_FUNCTION_ARGS)
 					 errmsg("feature values must be finite")));
 	for (i = 0; i < n; i++)
 	{
-		if (!dpb_isfinite(y[i]) || (!spec.gaussian && y[i] != 0 && y[i] != 1))
+		if (!dpb_isfinite(y[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("y must be finite (logistic: 1 or 0)")));
+					 errmsg("response must be finite")));
+		if (!spec.gaussian && y[i] != 0 && y[i] != 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logistic y must be 0 or 1"),
+					 errdetail("The array y holds a value other than 0 and 1: logistic regression takes labels, "
+							   "not probabilities or scores."),
+					 errhint("Pass the labels as 1 (positive) and 0, e.g. (diabetes = 'pos')::int.")));
 		if (!spec.gaussian)
 			y[i] = y[i] == 1 ? 1 : -1;
 	}

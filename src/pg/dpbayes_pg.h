@@ -38,6 +38,11 @@ void		dpb_pg_noise_bits_done(dpb_rbits *r);
  * dpb_params_check; errors are raised). */
 void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
 
+/* privacy.c: a release's parameters must have public bounds, or scaling
+ * "none" chosen explicitly (issue 25): else an error that says why, what to
+ * pass and how to opt out. */
+void		dpb_pg_require_bounds(const dpb_params *p);
+
 /* privacy.c: a float8[] of finite values (at most maxn; returns the count)
  * and a text[] of feature names into p->names (returns the count). */
 int			dpb_pg_float8_array(Datum d, const char *what, double *out, int maxn);
@@ -47,6 +52,10 @@ int			dpb_pg_name_array(Datum d, dpb_params *p);
  * are raised). */
 struct dpb_betad_spec;
 void		dpb_pg_betad_from_datum(Datum composite, struct dpb_betad_spec *s);
+
+/* betad.c: betaD parameters must scale the features by public bounds, or
+ * have scaling "none" chosen explicitly (issue 25). */
+void		dpb_pg_betad_require_scales(const struct dpb_betad_spec *s);
 
 /* release_io.c: a release datum into a dpb_release with palloc'd stats
  * (validated), and a dpb_release into a new datum. */
@@ -83,9 +92,28 @@ int			dpb_pg_numeric_int64(Numeric n, int64 lo, int64 hi, int64 *out);
 char	   *dpb_pg_to_utf8(const char *s, size_t len);
 char	   *dpb_pg_from_utf8(const char *s);
 
+/* release_agg.c: a Poisson response (finite) must be a whole number >= 0;
+ * errors name no value. */
+void		dpb_pg_check_count(double y);
+
 /* governance.c: the blessed tuple descriptor of a function returning a
  * composite (OUT parameters); errors when called where no record fits. */
 TupleDesc	dpb_pg_result_desc(FunctionCallInfo fcinfo);
+
+/* progress.c: progress NOTICEs of long runs (docs/posterior.md,
+ * "Progress").  begin before the core's run (elapsed_only: a betaD
+ * release, which shows nothing but the time), end after it; the interrupt
+ * callbacks call poll, which returns nonzero when a NOTICE failed (the run
+ * must stop; rethrow raises that error once the core has returned). */
+void		dpb_pg_progress_define_gucs(void);
+bool		dpb_pg_progress_enabled(void);
+int			dpb_pg_progress_interval_ms(void);
+char	   *dpb_pg_format_duration(double s);
+void		dpb_pg_progress_begin(const char *what, bool elapsed_only);
+int			dpb_pg_progress_poll(void);
+void		dpb_pg_progress_end(void);
+bool		dpb_pg_progress_failed(void);
+void		dpb_pg_progress_rethrow(void);
 
 /* infer_opts.c: the options jsonb of dpbayes.posterior() */
 void		dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r,

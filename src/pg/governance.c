@@ -75,6 +75,8 @@ dpbayes_charge_of(PG_FUNCTION_ARGS)
 				 errmsg("the privacy parameters are for %d features, not %d", r.p.d, d)));
 	if ((st = dpb_params_check_model(&r.p, r.model, d, &err)) != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	/* refused here, before the governed procedure charges anything */
+	dpb_pg_require_bounds(&r.p);
 	if ((st = dpb_release_check_params(r.model, &r.p, d, &err)) != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	r.p.d = d;
@@ -182,4 +184,35 @@ dpbayes_numeric_f8(PG_FUNCTION_ARGS)
 	explicit_bzero(s, strlen(s));
 	pfree(s);
 	PG_RETURN_FLOAT8(v);
+}
+
+/*
+ * dpbayes._strong_random_key(): 63 random bits from pg_strong_random, as a
+ * sort key for the privacy-unit sample of governed releases (its order
+ * cannot be seeded or predicted by the session: setseed() does not reach
+ * it).  Read 512 bytes at a time; each backend and parallel worker has its
+ * own buffer, which is never shared and starts empty.
+ */
+#define SRK_BUF 512
+static unsigned char srk_buf[SRK_BUF];
+static int	srk_pos = SRK_BUF;
+
+PG_FUNCTION_INFO_V1(dpbayes_strong_random_key);
+Datum
+dpbayes_strong_random_key(PG_FUNCTION_ARGS)
+{
+	uint64		v = 0;
+
+	if (srk_pos + 8 > SRK_BUF)
+	{
+		if (!pg_strong_random(srk_buf, SRK_BUF))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate random bits for the privacy-unit sample")));
+		srk_pos = 0;
+	}
+	memcpy(&v, srk_buf + srk_pos, 8);
+	explicit_bzero(srk_buf + srk_pos, 8);
+	srk_pos += 8;
+	PG_RETURN_INT64((int64) (v >> 1));
 }

@@ -193,6 +193,11 @@ dpbayes_governed_release(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the governed release returned no status")));
+	if (strcmp(st, "in_progress") == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("the release of this request is being computed by another session"),
+				 errhint("Call again when it has finished.")));
 	if (strcmp(st, "unavailable") == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

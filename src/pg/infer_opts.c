@@ -183,6 +183,92 @@ static const opt_key known_keys[] = {
 	{NULL, false, false}
 };
 
+/* seen[] entry of a known key */
+static bool
+given(const bool *seen, const char *name)
+{
+	for (const opt_key *k = known_keys; k->name; k++)
+		if (strcmp(k->name, name) == 0)
+			return seen[k - known_keys];
+	return false;
+}
+
+pg_attribute_noreturn()
+static void
+option_not_applicable(const char *key, const char *detail, const char *hint)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("option \"%s\" does not apply to this run", key),
+			 errdetail("%s", detail),
+			 hint ? errhint("%s", hint) : 0));
+	pg_unreachable();
+}
+
+/*
+ * Options that the run would ignore are errors naming the option (issue
+ * 25): an option the user gave expects an effect.  Checked once all keys
+ * are read (a JSON object's keys come in no useful order).  The model
+ * family is checked per key above; here: the release's mechanism, the
+ * sampler the run uses, the method, and the linear model's x_moments.
+ */
+static void
+not_applicable(const bool *seen, const dpb_release *r, const dpb_infer_opts *o)
+{
+	bool		linear = r->model == DPB_MODEL_LINEAR;
+	dpb_sampler s = dpb_posterior_sampler(r, o);
+	bool		gibbs = s == DPB_SAMPLER_GIBBS;
+	bool		iid = linear && o->method != DPB_METHOD_NOISE_AWARE;
+	const char *how = iid ?
+		"This run draws independent samples from the conjugate posterior of the naive or non-private method." :
+		"This run uses the gibbs sampler (options.sampler \"gibbs\", x_moments \"noisy\", or a model too large for NUTS).";
+
+	if (given(seen, "laplace_noise"))
+	{
+		if (r->p.mechanism != DPB_MECH_LAPLACE)
+			option_not_applicable("laplace_noise",
+								  psprintf("It chooses how the noise of a Laplace release is modelled; this release's noise is %s.",
+										   dpb_mechanism_name(r->p.mechanism)),
+								  "Leave it out.");
+		if (o->method != DPB_METHOD_NOISE_AWARE)
+			option_not_applicable("laplace_noise",
+								  "It chooses how the noise is modelled, which only the noise_aware method does.",
+								  "Leave it out, or use method => 'noise_aware'.");
+		if (gibbs)
+			option_not_applicable("laplace_noise",
+								  "It chooses the form of the Laplace noise for the NUTS sampler; the gibbs sampler always uses the scale mixture.",
+								  "Leave it out, or use options.sampler \"nuts\".");
+	}
+	if (given(seen, "target_accept") || given(seen, "max_depth"))
+	{
+		const char *key = given(seen, "target_accept") ? "target_accept" : "max_depth";
+
+		if (gibbs)
+			option_not_applicable(key,
+								  psprintf("It is a setting of the NUTS sampler. %s", how),
+								  iid ? "Leave it out." : "Leave it out, or use options.sampler \"nuts\" (with x_moments \"update\" or \"prior\").");
+	}
+	if (given(seen, "thin") && iid)
+		option_not_applicable("thin",
+							  "The draws of the naive and non-private methods are independent: thinning them changes nothing.",
+							  "Leave it out.");
+	if (linear && o->lin.xmoments != DPB_XMOM_UPDATE)
+	{
+		static const char *const upd[] = {"x_kappa", "x_df", "x_scale"};
+
+		for (int i = 0; i < 3; i++)
+			if (given(seen, upd[i]))
+				option_not_applicable(upd[i],
+									  psprintf("It is a parameter of the prior that x_moments \"update\" (the default) places on the features' moments; this run uses x_moments \"%s\".",
+											   o->lin.xmoments == DPB_XMOM_PRIOR ? "prior" : "noisy"),
+									  "Leave it out, or use x_moments \"update\".");
+	}
+	if (linear && o->lin.xmoments != DPB_XMOM_PRIOR && given(seen, "x_cov"))
+		option_not_applicable("x_cov",
+							  "It is the fixed covariance of the features that x_moments \"prior\" uses.",
+							  "Add \"x_moments\": \"prior\", or leave x_cov out.");
+}
+
 void
 dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 {
@@ -195,6 +281,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				p = d + r->p.intercept,
 				i,
 				j;
+	bool		seen[lengthof(known_keys)] = {0};
 
 	if (!JB_ROOT_IS_OBJECT(jb))
 		ereport(ERROR,
@@ -227,6 +314,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("option \"%s\" does not apply to %s regression", key,
 							dpb_model_name(r->model))));
+		seen[k - known_keys] = true;
 		if (strcmp(key, "theta_mean") == 0)
 			jvec(&val, key, o->lin.theta_mean, p, false);
 		else if (strcmp(key, "theta_precision") == 0)
@@ -388,6 +476,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			o->nuisance = val.val.boolean ? 1 : 0;
 		}
 	}
+	not_applicable(seen, r, o);
 	/* laplace_noise "auto" (the default): the form is chosen here, from
 	 * the release and the options as parsed, so that the run and its
 	 * warnings' hint see the same form */

@@ -11,10 +11,14 @@
  * against the protocol (width, finiteness, on the protocol's grid; 0/1 bits
  * for OUE); errors never show a value.
  *
- * Format (version 1, native byte order, checked by an endianness word):
+ * Format (version 2, native byte order, checked by an endianness word):
  *   "DPBLDPC" \0, uint32 version, uint32 0x01020304, uint32 mechanism,
+ *   uint32 flags (1: a report was stamped insecure_test:, from the test
+ *   build of the client or a seeded simulation; version 1 has no flags),
  *   uint32 protocol length, the protocol JSON (with its id), int64 n, then
  *   scalar_laplace: int64 n_low, n_high, n_in, n_in float8
+ *   scalar_gaussian: int64 n_in (= n), n_in float8 (every report)
+ *   rr:             int64 ones (the number of reports 1)
  *   oue:            int32 K, int64 npat, npat x (ceil(K/64) uint64 words,
  *                   int64 count), patterns strictly increasing
  *   *_input:        int32 d, k = d + 1 sums of w, k x k sums of w w'; for
@@ -31,7 +35,8 @@
 #include <stdlib.h>
 
 #define LDPC_MAGIC "DPBLDPC"
-#define LDPC_VERSION 1
+#define LDPC_VERSION 2			/* 1: 0.1.0, without the flags word */
+#define LDPC_FLAG_INSECURE 1u
 #define LDPC_ENDIAN 0x01020304u
 /* the largest collection the bytea can hold comfortably */
 #define LDPC_MAX_BYTES ((Size) 512 * 1024 * 1024)
@@ -58,6 +63,18 @@ bad_collection(const char *detail)
 	pg_unreachable();
 }
 
+/*
+ * A zeroed state in the current context, 16-byte aligned: it holds the
+ * calibration's 128-bit integers, and the compiler may use aligned vector
+ * stores on it (palloc gives 8-byte alignment: a collection of OUE reports
+ * crashed on such a store when a field was added).
+ */
+static ldpc_state *
+ldpc_alloc(void)
+{
+	return (ldpc_state *) TYPEALIGN(16, palloc0(sizeof(ldpc_state) + 16));
+}
+
 /* Sets up st (zeroed) for the protocol in JSON text. */
 static void
 state_protocol(ldpc_state *st, const char *json)
@@ -72,14 +89,13 @@ state_protocol(ldpc_state *st, const char *json)
 		s = dpb_ldp_calibrate(&st->p, &st->c, &err);
 	if (s != DPB_OK)
 		dpb_pg_raise(s, &err, ERRCODE_INVALID_PARAMETER_VALUE);
-	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_OUE &&
-		!dpb_ldp_is_input(st->p.mech))
+	if (st->p.mech != DPB_LDP_SCALAR_LAPLACE && st->p.mech != DPB_LDP_SCALAR_GAUSSIAN &&
+		st->p.mech != DPB_LDP_OUE && st->p.mech != DPB_LDP_RR && !dpb_ldp_is_input(st->p.mech))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_collect does not support the %s mechanism",
 						dpb_ldp_mech_name(st->p.mech)),
-				 errhint("Collect scalar_laplace, oue, linear_input or logistic_input reports; reports "
-						 "of the summed statistics (ss_*) are summed into a release instead.")));
+				 errhint("Reports of the summed statistics (ss_*) are summed into a release by dpbayes.ldp_release.")));
 	if (dpb_ldp_is_input(st->p.mech) && st->p.d > DPB_LDPM_MAX_D)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -92,7 +108,7 @@ state_protocol(ldpc_state *st, const char *json)
 	memcpy(st->proto_json, out.data, out.len);
 	st->proto_json[out.len] = '\0';
 	dpb_buf_free(&out);
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE || st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
 		st->a = ldexp((double) st->c.vlo, st->c.grid_exp);
 		st->b = ldexp((double) st->c.vhi, st->c.grid_exp);
@@ -244,43 +260,42 @@ add_rows(ldpc_state *st, const double *v, int64 rows)
 	st->nr += rows;
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans);
-Datum
-dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
+/* the transition: (state, [protocol_id,] report, protocol) */
+static Datum
+collect_trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 {
 	MemoryContext aggctx,
 				old;
 	ldpc_state *st;
 	ArrayType  *arr;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	double	   *v;
-	int			n;
+	int			n,
+				rarg = idarg + 1;
+	bool		insecure = false;
 
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_collect called in a non-aggregate context")));
 	st = PG_ARGISNULL(0) ? NULL : (ldpc_state *) PG_GETARG_POINTER(0);
-	if (PG_ARGISNULL(2))
+	if (PG_ARGISNULL(rarg + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
-	if (PG_ARGISNULL(1))
-		bad_report("A report is null.");
 	/* the arguments are detoasted in the per-row context; only the state
 	 * lives in the aggregate's */
-	jb = PG_GETARG_JSONB_P(2);
-	arr = PG_GETARG_ARRAYTYPE_P(1);
+	raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(rarg + 1));
 	old = MemoryContextSwitchTo(aggctx);
-	if (st == NULL || st->raw_len != VARSIZE(jb) || memcmp(st->raw, jb, st->raw_len) != 0)
+	if (st == NULL || st->raw_len != VARSIZE(raw) || memcmp(st->raw, raw, st->raw_len) != 0)
 	{
-		ldpc_state *ns = palloc0(sizeof(ldpc_state));
-		char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		ldpc_state *ns = ldpc_alloc();
+		char	   *txt = dpb_pg_ldp_raw_text(raw, kind);
 
 		state_protocol(ns, txt);
 		/* the plausible ranges, as ldp_check and ldp_release have them */
 		ns->lp = dpb_pg_ldp_alloc(aggctx);
-		dpb_pg_ldp_parse(jb, ns->lp, aggctx);
+		dpb_pg_ldp_parse(raw, kind, ns->lp, aggctx);
 		if (st != NULL)
 		{
 			if (strcmp(ns->p.id, st->p.id) != 0)
@@ -288,13 +303,19 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("reports of different protocols cannot be collected together"),
 						 errhint("Collect each protocol's reports separately (group by the protocol).")));
+			st->lp = ns->lp;
 		}
 		else
 			st = ns;
-		st->raw = palloc(VARSIZE(jb));
-		memcpy(st->raw, jb, VARSIZE(jb));
-		st->raw_len = VARSIZE(jb);
+		st->raw = palloc(VARSIZE(raw));
+		memcpy(st->raw, raw, VARSIZE(raw));
+		st->raw_len = VARSIZE(raw);
 	}
+	if (idarg > 0)
+		dpb_pg_ldp_check_id(fcinfo, 1, st->lp, st->n + 1, &insecure);
+	if (PG_ARGISNULL(rarg))
+		bad_report("A report is null.");
+	arr = PG_GETARG_ARRAYTYPE_P(rarg);
 	if (ARR_ELEMTYPE(arr) != FLOAT8OID || ARR_NDIM(arr) > 1 || array_contains_nulls(arr))
 		bad_report("A report must be a one-dimensional float8 array without nulls.");
 	n = ARR_NDIM(arr) == 0 ? 0 : ARR_DIMS(arr)[0];
@@ -312,10 +333,18 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 	 * an on-grid value far outside [lower, upper] widened by the noise's
 	 * plausible spread is no honest client's report
 	 */
-	if (st->lp != NULL && !dpb_pg_ldp_report_ok(st->lp, v))
+	if (!dpb_pg_ldp_report_ok(st->lp, v))
 		bad_report("A report value is outside the protocol's plausible range (its bounds widened by the noise's plausible spread, as ldp_check has it).");
 	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 		add_scalar(st, v[0]);
+	else if (st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
+	{
+		/* Gaussian noise: every report enters the likelihood */
+		grow((void **) &st->z, &st->zcap, st->nz + 1, sizeof(double));
+		st->z[st->nz++] = v[0];
+	}
+	else if (st->p.mech == DPB_LDP_RR)
+		st->ones += v[0] == 1;
 	else if (dpb_ldp_is_input(st->p.mech))
 	{
 		add_sums(st, v);
@@ -333,8 +362,25 @@ dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
 		add_pattern(st, w, 1);
 	}
 	st->n++;
+	st->insecure |= insecure;
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(st);
+}
+
+/* 0.1.0: (report, protocol jsonb), without an id: no longer in 0.2.0's SQL */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans);
+Datum
+dpbayes_ldp_collect_trans(PG_FUNCTION_ARGS)
+{
+	return collect_trans(fcinfo, 0, LDP_ARG_JSONB);
+}
+
+/* 0.2.0: (protocol_id, report, protocol text) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_trans_id_t);
+Datum
+dpbayes_ldp_collect_trans_id_t(PG_FUNCTION_ARGS)
+{
+	return collect_trans(fcinfo, 1, LDP_ARG_TEXT);
 }
 
 /* Writes st (compacted) into a bytea. */
@@ -356,14 +402,21 @@ serialize(ldpc_state *st)
 	appendBinaryStringInfo(&b, (char *) &u, 4);
 	u = (uint32) st->p.mech;
 	appendBinaryStringInfo(&b, (char *) &u, 4);
+	u = st->insecure ? LDPC_FLAG_INSECURE : 0;
+	appendBinaryStringInfo(&b, (char *) &u, 4);
 	u = (uint32) st->proto_len;
 	appendBinaryStringInfo(&b, (char *) &u, 4);
 	appendBinaryStringInfo(&b, st->proto_json, st->proto_len);
 	appendBinaryStringInfo(&b, (char *) &st->n, 8);
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_RR)
+		appendBinaryStringInfo(&b, (char *) &st->ones, 8);
+	else if (st->p.mech == DPB_LDP_SCALAR_LAPLACE || st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
-		appendBinaryStringInfo(&b, (char *) &st->n_low, 8);
-		appendBinaryStringInfo(&b, (char *) &st->n_high, 8);
+		if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+		{
+			appendBinaryStringInfo(&b, (char *) &st->n_low, 8);
+			appendBinaryStringInfo(&b, (char *) &st->n_high, 8);
+		}
 		appendBinaryStringInfo(&b, (char *) &st->nz, 8);
 		for (i = 0; i < st->nz; i += 65536)
 		{
@@ -415,6 +468,128 @@ take(const char *base, Size len, Size *pos, Size n)
 	return p;
 }
 
+/*
+ * Checks on read (issue 24, item 3): a collection is a bytea that anyone
+ * who stores it can edit.  Every report it holds passes the check of a
+ * report at collection time (on the grid, within the plausible range), and
+ * its counts agree with its sums, so an edited value is refused here
+ * rather than giving a posterior of garbage.
+ */
+#define LDPC_SUM_TOL 1e-9		/* relative rounding of sums of doubles */
+#define LDPC_LOG_PMIN (-69.0)	/* log(1e-30): a check's false alarm rate */
+
+/* the moment matrix [[n, s'], [s, S]] of the reports w = (1, z) is
+ * positive semidefinite: its Cholesky factor, on the matrix scaled to unit
+ * diagonal, has no pivot below -tol */
+static bool
+moments_psd(int64 n, int k, const double *s, const double *S)
+{
+	int			m = k + 1;
+	double	   *A = palloc(sizeof(double) * m * m),
+			   *sc = palloc(sizeof(double) * m);
+	bool		ok = true;
+
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			A[i * m + j] = i == 0 ? (j == 0 ? (double) n : s[j - 1]) :
+				j == 0 ? s[i - 1] : S[(i - 1) * k + (j - 1)];
+	for (int i = 0; i < m; i++)
+		sc[i] = A[i * m + i] > 0 ? 1 / sqrt(A[i * m + i]) : 0;
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < m; j++)
+			A[i * m + j] *= sc[i] * sc[j];
+	/* in place, lower triangle; a pivot near zero (n <= k, or a constant
+	 * entry) ends that column */
+	for (int j = 0; j < m && ok; j++)
+	{
+		double		dj = A[j * m + j];
+
+		for (int l = 0; l < j; l++)
+			dj -= A[j * m + l] * A[j * m + l];
+		if (dj < -1e-7)
+			ok = false;
+		else if (dj <= 1e-12)
+		{
+			/* singular direction: the rest of the column must vanish */
+			for (int i = j + 1; i < m; i++)
+			{
+				double		v = A[i * m + j];
+
+				for (int l = 0; l < j; l++)
+					v -= A[i * m + l] * A[j * m + l];
+				if (fabs(v) > 1e-6)
+					ok = false;
+				A[i * m + j] = 0;
+			}
+			A[j * m + j] = 0;
+		}
+		else
+		{
+			A[j * m + j] = sqrt(dj);
+			for (int i = j + 1; i < m; i++)
+			{
+				double		v = A[i * m + j];
+
+				for (int l = 0; l < j; l++)
+					v -= A[i * m + l] * A[j * m + l];
+				A[i * m + j] = v / A[j * m + j];
+			}
+		}
+	}
+	pfree(A);
+	pfree(sc);
+	return ok;
+}
+
+/*
+ * The sums of the n perturbed-input reports w (k entries) against their
+ * count: every honest report lies within its plausible range [lo, hi], so
+ * |sum w_j| <= n max|.| and sum w_j^2 <= n max(.)^2; the moments are those
+ * of n vectors (positive semidefinite); and as the noise of entry j
+ * (Gaussian of sd s_j, independent of the record) makes sum w_j^2 no
+ * smaller than a chi-square with n degrees of freedom times s_j^2, a
+ * ratio q = sum w_j^2 / (n s_j^2) < 1 has probability at most
+ * (q e^{1-q})^{n/2} (Chernoff): below 1e-30 the count is too large for the
+ * sums.
+ */
+static void
+check_input_sums(const ldpc_state *st)
+{
+	const LdpProto *lp = st->lp;
+	int			k = st->k;
+
+	if (st->n == 0)
+	{
+		for (int i = 0; i < k * k; i++)
+			if (st->sww[i] != 0 || (i < k && st->sw[i] != 0))
+				bad_collection("It holds no reports but its sums are not zero.");
+		return;
+	}
+	for (int j = 0; j < k; j++)
+	{
+		double		m = Max(fabs(lp->lo[j]), fabs(lp->hi[j])),
+					nn = (double) st->n,
+					sjj = st->sww[j * k + j],
+					sd = j < st->d ? st->c.in_sd[0] : st->c.in_sd[1],
+					q;
+
+		if (fabs(st->sw[j]) > nn * m * (1 + LDPC_SUM_TOL) ||
+			!(sjj >= 0) || sjj > nn * m * m * (1 + LDPC_SUM_TOL))
+			bad_collection("Its sums are too large for its number of reports: a report would lie outside the protocol's plausible range.");
+		for (int i = 0; i < k; i++)
+			if (fabs(st->sww[i * k + j] - st->sww[j * k + i]) >
+				LDPC_SUM_TOL * (fabs(st->sww[i * k + j]) + fabs(st->sww[j * k + i])))
+				bad_collection("Its sums of products are not symmetric.");
+		if (st->p.mech == DPB_LDP_LOGISTIC_INPUT && j == st->d)
+			continue;			/* the label: randomized response, no noise sd */
+		q = sjj / (nn * sd * sd);
+		if (q < 1 && 0.5 * nn * (log(q) + 1 - q) < LDPC_LOG_PMIN)
+			bad_collection("Its sums are too small for its number of reports: the reports' noise alone would make them larger.");
+	}
+	if (!moments_psd(st->n, k, st->sw, st->sww))
+		bad_collection("Its sums are not the sums of any set of reports (their moment matrix is not positive semidefinite).");
+}
+
 ldpc_state *
 dpb_pg_ldpc_parse(bytea *by)
 {
@@ -422,17 +597,27 @@ dpb_pg_ldpc_parse(bytea *by)
 	Size		len = VARSIZE_ANY_EXHDR(by),
 				pos = 0;
 	uint32		u[4];
-	ldpc_state *st = palloc0(sizeof(ldpc_state));
+	ldpc_state *st = ldpc_alloc();
 	char	   *json;
 	int64		i;
 
 	if (memcmp(take(d, len, &pos, 8), LDPC_MAGIC, 8) != 0)
 		bad_collection("It was not made by dpbayes.ldp_collect.");
-	memcpy(u, take(d, len, &pos, 16), 16);
-	if (u[0] != LDPC_VERSION)
+	memcpy(u, take(d, len, &pos, 12), 12);
+	if (u[0] != 1 && u[0] != LDPC_VERSION)
 		bad_collection("Its format version is not supported.");
 	if (u[1] != LDPC_ENDIAN)
 		bad_collection("It was made on a machine of another byte order.");
+	if (u[0] >= 2)
+	{
+		uint32		flags;
+
+		memcpy(&flags, take(d, len, &pos, 4), 4);
+		if ((flags & ~LDPC_FLAG_INSECURE) != 0)
+			bad_collection("It has unknown flags.");
+		st->insecure = (flags & LDPC_FLAG_INSECURE) != 0;
+	}
+	memcpy(&u[3], take(d, len, &pos, 4), 4);
 	if (u[3] > 65536)
 		bad_collection("The protocol is too long.");
 	json = palloc(u[3] + 1);
@@ -443,10 +628,37 @@ dpb_pg_ldpc_parse(bytea *by)
 	state_protocol(st, json);	/* verifies the id and calibrates */
 	if ((uint32) st->p.mech != u[2])
 		bad_collection("The mechanism does not match the protocol.");
+	/* the plausible ranges and grids of the reports, as at collection */
+	st->lp = dpb_pg_ldp_alloc(CurrentMemoryContext);
+	dpb_pg_ldp_parse((struct varlena *) cstring_to_text(json), LDP_ARG_TEXT, st->lp,
+					 CurrentMemoryContext);
 	memcpy(&st->n, take(d, len, &pos, 8), 8);
 	if (st->n < 0)
 		bad_collection("The number of reports is negative.");
-	if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	if (st->p.mech == DPB_LDP_RR)
+	{
+		memcpy(&st->ones, take(d, len, &pos, 8), 8);
+		if (st->ones < 0 || st->ones > st->n)
+			bad_collection("The number of reports 1 is out of range.");
+	}
+	else if (st->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
+	{
+		memcpy(&st->nz, take(d, len, &pos, 8), 8);
+		if (st->nz != st->n || st->nz > (int64) ((len - pos) / sizeof(double)))
+			bad_collection("The report counts are inconsistent.");
+		st->zcap = st->nz;
+		st->z = MemoryContextAllocHuge(CurrentMemoryContext,
+									   sizeof(double) * (st->nz > 0 ? st->nz : 1));
+		memcpy(st->z, take(d, len, &pos, sizeof(double) * st->nz), sizeof(double) * st->nz);
+		for (i = 0; i < st->nz; i++)
+		{
+			if ((i & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (!dpb_pg_ldp_report_ok(st->lp, st->z + i))
+				bad_collection("A report is off the protocol's grid or outside its plausible range.");
+		}
+	}
+	else if (st->p.mech == DPB_LDP_SCALAR_LAPLACE)
 	{
 		memcpy(&st->n_low, take(d, len, &pos, 8), 8);
 		memcpy(&st->n_high, take(d, len, &pos, 8), 8);
@@ -460,8 +672,12 @@ dpb_pg_ldpc_parse(bytea *by)
 									   sizeof(double) * (st->nz > 0 ? st->nz : 1));
 		memcpy(st->z, take(d, len, &pos, sizeof(double) * st->nz), sizeof(double) * st->nz);
 		for (i = 0; i < st->nz; i++)
+		{
 			if (!(st->z[i] >= st->a && st->z[i] <= st->b))
 				bad_collection("An in-range report lies outside the clipping interval.");
+			if (!dpb_pg_ldp_report_ok(st->lp, st->z + i))
+				bad_collection("A report is not on the protocol's grid.");
+		}
 	}
 	else if (dpb_ldp_is_input(st->p.mech))
 	{
@@ -487,13 +703,55 @@ dpb_pg_ldpc_parse(bytea *by)
 				   sizeof(double) * k * st->n);
 			for (i = 0; i < st->n; i++)
 			{
+				if ((i & 65535) == 0)
+					CHECK_FOR_INTERRUPTS();
 				for (int j = 0; j < k - 1; j++)
 					if (!isfinite(st->rep[i * k + j]))
 						bad_collection("A report is not finite.");
 				if (st->rep[i * k + k - 1] != 0 && st->rep[i * k + k - 1] != 1)
 					bad_collection("A label is neither 0 nor 1.");
+				if (!dpb_pg_ldp_report_ok(st->lp, st->rep + i * k))
+					bad_collection("A report is off the protocol's grid or outside its plausible range.");
+			}
+			/* the stored sums are the reports' sums (up to the rounding of
+			 * another summation order, in a parallel collection) */
+			{
+				double	   *rs = palloc0(sizeof(double) * k * k),
+						   *ra = palloc0(sizeof(double) * k * k);
+
+				for (i = 0; i < st->n; i++)
+				{
+					const double *v = st->rep + i * k;
+
+					for (int a = 0; a < k; a++)
+						for (int b = 0; b < k; b++)
+						{
+							rs[a * k + b] += v[a] * v[b];
+							ra[a * k + b] += fabs(v[a] * v[b]);
+						}
+				}
+				for (int a = 0; a < k; a++)
+				{
+					double		s1 = 0,
+								a1 = 0;
+
+					for (i = 0; i < st->n; i++)
+					{
+						s1 += st->rep[i * k + a];
+						a1 += fabs(st->rep[i * k + a]);
+					}
+					if (fabs(s1 - st->sw[a]) > LDPC_SUM_TOL * a1 + 1e-300)
+						bad_collection("Its sums are not the sums of its reports.");
+					for (int b = 0; b < k; b++)
+						if (fabs(rs[a * k + b] - st->sww[a * k + b]) >
+							LDPC_SUM_TOL * ra[a * k + b] + 1e-300)
+							bad_collection("Its sums are not the sums of its reports.");
+				}
+				pfree(rs);
+				pfree(ra);
 			}
 		}
+		check_input_sums(st);
 	}
 	else
 	{
@@ -531,6 +789,17 @@ dpb_pg_ldpc_parse(bytea *by)
 	if (pos != len)
 		bad_collection("It has trailing bytes.");
 	return st;
+}
+
+void
+dpb_pg_ldpc_warn_insecure(const ldpc_state *st)
+{
+	if (st->insecure)
+		ereport(WARNING,
+				(errcode(ERRCODE_WARNING),
+				 errmsg("the collection holds reports made with insecure test randomness"),
+				 errdetail("Reports stamped insecure_test: come from the test build of the client or from a simulation under dpbayes.insecure_noise_seed: they are not locally private, and neither is anything inferred from them."),
+				 errhint("Collect reports randomized by the production client (dpbayes-ldp) before publishing any result.")));
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_ldp_collect_final);
@@ -593,7 +862,10 @@ dpbayes_ldp_collect_combine(PG_FUNCTION_ARGS)
 				 errmsg("reports of different protocols cannot be collected together"),
 				 errhint("Collect each protocol's reports separately (group by the protocol).")));
 	old = MemoryContextSwitchTo(aggctx);
-	if (a->p.mech == DPB_LDP_SCALAR_LAPLACE)
+	a->insecure |= b->insecure;
+	if (a->p.mech == DPB_LDP_RR)
+		a->ones += b->ones;
+	else if (a->p.mech == DPB_LDP_SCALAR_LAPLACE || a->p.mech == DPB_LDP_SCALAR_GAUSSIAN)
 	{
 		a->n_low += b->n_low;
 		a->n_high += b->n_high;

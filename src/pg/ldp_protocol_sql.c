@@ -98,10 +98,22 @@ set_ranges(LdpProto *lp)
 	}
 }
 
-void
-dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
+char *
+dpb_pg_ldp_raw_text(const struct varlena *raw, LdpArgKind kind)
 {
-	char	   *txt = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	if (kind == LDP_ARG_JSONB)
+	{
+		const Jsonb *jb = (const Jsonb *) raw;
+
+		return JsonbToCString(NULL, (JsonbContainer *) &jb->root, VARSIZE(jb));
+	}
+	return text_to_cstring((const text *) raw);
+}
+
+void
+dpb_pg_ldp_parse(const struct varlena *raw, LdpArgKind kind, LdpProto *lp, MemoryContext cxt)
+{
+	char	   *txt = dpb_pg_ldp_raw_text(raw, kind);
 	dpb_err		err;
 	dpb_status	st;
 	MemoryContext old;
@@ -111,6 +123,7 @@ dpb_pg_ldp_parse(Jsonb *jb, LdpProto *lp, MemoryContext cxt)
 		(st = dpb_ldp_calibrate(&lp->p, &lp->c, &err)) != DPB_OK)
 		raise_protocol(st, &err);
 	pfree(txt);
+	lp->kind = kind;
 	lp->n = lp->c.report_len;
 	old = MemoryContextSwitchTo(cxt);
 	lp->gexp = palloc0(sizeof(int) * lp->n);
@@ -127,20 +140,64 @@ dpb_pg_ldp_alloc(MemoryContext cxt)
 }
 
 LdpProto *
-dpb_pg_ldp_cached(LdpProto **cache, Jsonb *jb, MemoryContext cxt)
+dpb_pg_ldp_cached(LdpProto **cache, const struct varlena *raw, LdpArgKind kind,
+				  MemoryContext cxt)
 {
 	LdpProto   *lp = *cache;
-	Size		len = VARSIZE(jb);
+	Size		len = VARSIZE(raw);
 
-	if (lp != NULL && lp->len == len && memcmp(lp->bytes, jb, len) == 0)
+	if (lp != NULL && lp->kind == kind && lp->len == len && memcmp(lp->bytes, raw, len) == 0)
 		return lp;
 	lp = dpb_pg_ldp_alloc(cxt);
-	dpb_pg_ldp_parse(jb, lp, cxt);
+	dpb_pg_ldp_parse(raw, kind, lp, cxt);
 	lp->bytes = MemoryContextAlloc(cxt, len);
-	memcpy(lp->bytes, jb, len);
+	memcpy(lp->bytes, raw, len);
 	lp->len = len;
 	*cache = lp;
 	return lp;
+}
+
+LdpProto *
+dpb_pg_ldp_fn_protocol(FunctionCallInfo fcinfo, int argno, LdpArgKind kind)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol must not be null")));
+	return dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
+							 PG_DETOAST_DATUM(PG_GETARG_DATUM(argno)), kind,
+							 fcinfo->flinfo->fn_mcxt);
+}
+
+void
+dpb_pg_ldp_check_id(FunctionCallInfo fcinfo, int argno, const LdpProto *lp, int64 ordinal,
+					bool *insecure)
+{
+	text	   *t;
+	const char *id;
+	int			len;
+
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("the protocol id of report " INT64_FORMAT " is null", ordinal),
+				 errdetail("Every report carries the id of the protocol it was randomized under."),
+				 errhint("Filter reports without an id explicitly (WHERE protocol_id IS NOT NULL).")));
+	t = PG_GETARG_TEXT_PP(argno);
+	id = VARDATA_ANY(t);
+	len = VARSIZE_ANY_EXHDR(t);
+	if (len >= 14 && memcmp(id, "insecure_test:", 14) == 0)
+	{
+		*insecure = true;
+		id += 14;
+		len -= 14;
+	}
+	if (len != DPB_LDP_ID_LEN || memcmp(id, lp->p.id, DPB_LDP_ID_LEN) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("report " INT64_FORMAT " was made under another protocol", ordinal),
+				 errdetail("Its protocol id differs from the id of the given protocol: it was randomized under other parameters (another epsilon, other bounds or another mechanism), or its id was altered. Reports of different protocols cannot be analysed as one."),
+				 errhint("Select the reports of one protocol (WHERE protocol_id = dpbayes.ldp_protocol_id(protocol)).")));
 }
 
 int
@@ -191,17 +248,6 @@ dpb_pg_ldp_report_values(ArrayType *a, const LdpProto *lp, const char **why)
 }
 
 /* ---- SQL functions ---- */
-
-static LdpProto *
-fn_protocol(FunctionCallInfo fcinfo, int argno)
-{
-	if (PG_ARGISNULL(argno))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("the protocol must not be null")));
-	return dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
-							 PG_GETARG_JSONB_P(argno), fcinfo->flinfo->fn_mcxt);
-}
 
 static text *
 buf_text(dpb_buf *b, dpb_status st)
@@ -283,12 +329,12 @@ put_arr(StringInfo s, const char *key, ArrayType *a, bool scalar)
 /*
  * dpbayes.ldp_protocol(mechanism, epsilon, delta, d, categories, lower,
  * upper, clip, y_bound, intercept, noise_weights, y_noise_ratio,
- * label_share): the published protocol (canonical keys plus "id") as
- * jsonb.  NULL arguments are absent keys; the core's parser validates.
+ * label_share): the published protocol (canonical keys plus "id"), as text
+ * (0.2.0: byte for byte the text to publish) or jsonb (0.1.0).  NULL
+ * arguments are absent keys; the core's parser validates.
  */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol);
-Datum
-dpbayes_ldp_protocol(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
 	StringInfoData s;
 	char	   *mech;
@@ -344,47 +390,45 @@ dpbayes_ldp_protocol(PG_FUNCTION_ARGS)
 		raise_protocol(st, &err);
 	dpb_buf_init(&b);
 	st = dpb_ldp_protocol_to_json(&p, &b);
+	if (kind == LDP_ARG_TEXT)
+		PG_RETURN_TEXT_P(buf_text(&b, st));
 	PG_RETURN_DATUM(text_jsonb(buf_text(&b, st)));
 }
 
 /* dpbayes.ldp_protocol_text(jsonb): the canonical text with its id, byte for
  * byte what `dpbayes-ldp protocol` prints (the text to publish) */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_text);
-Datum
-dpbayes_ldp_protocol_text(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_text_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
 	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_protocol_to_json(&lp->p, &b)));
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_protocol_id);
-Datum
-dpbayes_ldp_protocol_id(PG_FUNCTION_ARGS)
+static Datum
+ldp_protocol_id_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	PG_RETURN_TEXT_P(cstring_to_text(fn_protocol(fcinfo, 0)->p.id));
+	PG_RETURN_TEXT_P(cstring_to_text(dpb_pg_ldp_fn_protocol(fcinfo, 0, kind)->p.id));
 }
 
 /* dpbayes.ldp_calibration_text(jsonb): what `dpbayes-ldp calibration`
  * prints; dpbayes.ldp_calibration(jsonb) the same as jsonb */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration_text);
-Datum
-dpbayes_ldp_calibration_text(PG_FUNCTION_ARGS)
+static Datum
+ldp_calibration_text_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
 	PG_RETURN_TEXT_P(buf_text(&b, dpb_ldp_calib_to_json(&lp->p, &lp->c, &b)));
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_ldp_calibration);
-Datum
-dpbayes_ldp_calibration(PG_FUNCTION_ARGS)
+static Datum
+ldp_calibration_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	dpb_buf		b;
 
 	dpb_buf_init(&b);
@@ -392,11 +436,10 @@ dpbayes_ldp_calibration(PG_FUNCTION_ARGS)
 }
 
 /* dpbayes.ldp_report_columns(jsonb): the report's column labels */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_report_columns);
-Datum
-dpbayes_ldp_report_columns(PG_FUNCTION_ARGS)
+static Datum
+ldp_report_columns_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 0);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	Datum	   *el = palloc(sizeof(Datum) * lp->n);
 	char		buf[4 * DPB_NAME_LEN];
 	int			k;
@@ -416,11 +459,10 @@ dpbayes_ldp_report_columns(PG_FUNCTION_ARGS)
  * is false (so that a CHECK constraint refuses it).  It cannot prove that a
  * client randomized honestly (docs/ldp.md, threat model).
  */
-PG_FUNCTION_INFO_V1(dpbayes_ldp_check);
-Datum
-dpbayes_ldp_check(PG_FUNCTION_ARGS)
+static Datum
+ldp_check_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
-	LdpProto   *lp = fn_protocol(fcinfo, 1);
+	LdpProto   *lp = dpb_pg_ldp_fn_protocol(fcinfo, 1, kind);
 	const char *why;
 	double	   *z;
 
@@ -429,3 +471,26 @@ dpbayes_ldp_check(PG_FUNCTION_ARGS)
 	z = dpb_pg_ldp_report_values(PG_GETARG_ARRAYTYPE_P(0), lp, &why);
 	PG_RETURN_BOOL(z != NULL && dpb_pg_ldp_report_ok(lp, z));
 }
+
+/*
+ * The entry points.  0.1.0's SQL functions take (and ldp_protocol returns)
+ * the protocol as jsonb: PostgreSQL has merged duplicated keys (the last
+ * wins) and respelled the numbers before the client's parser sees it, so
+ * the server accepted protocols the client refuses and refused some it
+ * accepts (a delta of 1e-70 prints as 74 digits).  0.2.0's take the text
+ * (the _t entry points): the client's parser sees exactly what the client
+ * sees (issue 24, item 5).
+ */
+#define LDP_ENTRY_PAIR(name) \
+PG_FUNCTION_INFO_V1(dpbayes_##name); \
+Datum dpbayes_##name(PG_FUNCTION_ARGS) { return name##_impl(fcinfo, LDP_ARG_JSONB); } \
+PG_FUNCTION_INFO_V1(dpbayes_##name##_t); \
+Datum dpbayes_##name##_t(PG_FUNCTION_ARGS) { return name##_impl(fcinfo, LDP_ARG_TEXT); }
+
+LDP_ENTRY_PAIR(ldp_protocol)
+LDP_ENTRY_PAIR(ldp_protocol_text)
+LDP_ENTRY_PAIR(ldp_protocol_id)
+LDP_ENTRY_PAIR(ldp_calibration_text)
+LDP_ENTRY_PAIR(ldp_calibration)
+LDP_ENTRY_PAIR(ldp_report_columns)
+LDP_ENTRY_PAIR(ldp_check)

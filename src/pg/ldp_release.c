@@ -1,6 +1,6 @@
 /*
- * ldp_release.c — dpbayes.ldp_release(report, protocol) and
- * dpbayes.ldp_release(protocol_id, report, protocol): sum the reports of an
+ * ldp_release.c — dpbayes.ldp_release(protocol_id, report, protocol) (and
+ * 0.1.0's id-less form, which 0.2.0 no longer has): sum the reports of an
  * ss_* protocol (each a one-record, replace-one Gaussian release of t(x, y))
  * into an ordinary dpbayes.release with mechanism "ldp_gaussian" and n the
  * number of reports (docs/ldp.md "The server", docs/release-format.md).
@@ -63,10 +63,10 @@ require_ss(const LdpProto *lp)
  * (dpbayes 0.1.0) and the release_state ones share it.
  */
 static LdpSum *
-report_row(FunctionCallInfo fcinfo, int idarg, LdpSum *s, MemoryContext cxt)
+report_row(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind, LdpSum *s, MemoryContext cxt)
 {
 	LdpProto   *lp;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	double	   *z;
 	const char *why = NULL;
 	int			k,
@@ -77,54 +77,38 @@ report_row(FunctionCallInfo fcinfo, int idarg, LdpSum *s, MemoryContext cxt)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
-	jb = PG_GETARG_JSONB_P(rarg + 1);
+	raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(rarg + 1));
 	if (s == NULL)
 	{
 		lp = NULL;
-		lp = dpb_pg_ldp_cached(&lp, jb, cxt);
+		lp = dpb_pg_ldp_cached(&lp, raw, kind, cxt);
 		require_ss(lp);
 		s = sum_new(cxt, lp);
 	}
 	else
 	{
 		lp = s->lp;
-		if (lp->len != VARSIZE(jb) || memcmp(lp->bytes, jb, lp->len) != 0)
+		if (lp->kind != kind || lp->len != VARSIZE(raw) || memcmp(lp->bytes, raw, lp->len) != 0)
 		{
 			/* a state copied from another (release_state) keeps the
 			 * protocol's parsed form: compare the protocols' ids */
 			LdpProto   *other = NULL;
 
-			other = dpb_pg_ldp_cached(&other, jb, CurrentMemoryContext);
+			other = dpb_pg_ldp_cached(&other, raw, kind, CurrentMemoryContext);
 			if (strcmp(other->p.id, lp->p.id) != 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("the protocol must be the same for every report of a group")));
 			/* the same protocol: later rows compare these bytes */
-			lp->bytes = MemoryContextAlloc(GetMemoryChunkContext(s), VARSIZE(jb));
-			memcpy(lp->bytes, jb, VARSIZE(jb));
-			lp->len = VARSIZE(jb);
+			lp->bytes = MemoryContextAlloc(GetMemoryChunkContext(s), VARSIZE(raw));
+			memcpy(lp->bytes, raw, VARSIZE(raw));
+			lp->len = VARSIZE(raw);
+			lp->kind = kind;
+			s->ptext = NULL;
 		}
 	}
 	if (idarg > 0)
-	{
-		char	   *id;
-
-		if (PG_ARGISNULL(1))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("a report's protocol id must not be null")));
-		id = text_to_cstring(PG_GETARG_TEXT_PP(1));
-		if (strncmp(id, "insecure_test:", 14) == 0)
-		{
-			insecure = true;
-			id += 14;
-		}
-		if (strcmp(id, lp->p.id) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("report %lld was made under another protocol", (long long) s->n + 1),
-					 errdetail("Its protocol id is not the id of the given protocol.")));
-	}
+		dpb_pg_ldp_check_id(fcinfo, 1, lp, s->n + 1, &insecure);
 	if (PG_ARGISNULL(rarg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -146,7 +130,7 @@ report_row(FunctionCallInfo fcinfo, int idarg, LdpSum *s, MemoryContext cxt)
 }
 
 static Datum
-trans(FunctionCallInfo fcinfo, int idarg)
+trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 {
 	MemoryContext aggcxt;
 
@@ -154,7 +138,7 @@ trans(FunctionCallInfo fcinfo, int idarg)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("ldp_release transition function called in non-aggregate context")));
-	PG_RETURN_POINTER(report_row(fcinfo, idarg,
+	PG_RETURN_POINTER(report_row(fcinfo, idarg, kind,
 								 PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0),
 								 aggcxt));
 }
@@ -162,7 +146,7 @@ trans(FunctionCallInfo fcinfo, int idarg)
 /* the release_state aggregates (release_state.h): the same sums in an
  * expanded object */
 static Datum
-trans_s(FunctionCallInfo fcinfo, int idarg)
+trans_s(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 {
 	MemoryContext aggcxt;
 	DpbState   *e;
@@ -175,36 +159,55 @@ trans_s(FunctionCallInfo fcinfo, int idarg)
 		e = dpb_state_new(aggcxt, DPB_STATE_KIND_LDP);
 	else
 		e = dpb_state_update(PG_GETARG_DATUM(0), DPB_STATE_KIND_LDP, aggcxt);
-	e->s = report_row(fcinfo, idarg, e->s, e->hdr.eoh_context);
+	e->s = report_row(fcinfo, idarg, kind, e->s, e->hdr.eoh_context);
 	PG_RETURN_DATUM(dpb_state_datum(e));
 }
 
+/* the release_state forms: (protocol_id, report, protocol text) is 0.2.0's
+ * SQL; the jsonb forms stay callable */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_s);
 Datum
 dpbayes_ldp_release_trans_s(PG_FUNCTION_ARGS)
 {
-	return trans_s(fcinfo, 0);
+	return trans_s(fcinfo, 0, LDP_ARG_JSONB);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_s);
 Datum
 dpbayes_ldp_release_trans_id_s(PG_FUNCTION_ARGS)
 {
-	return trans_s(fcinfo, 1);
+	return trans_s(fcinfo, 1, LDP_ARG_JSONB);
 }
 
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_ts);
+Datum
+dpbayes_ldp_release_trans_id_ts(PG_FUNCTION_ARGS)
+{
+	return trans_s(fcinfo, 1, LDP_ARG_TEXT);
+}
+
+/* 0.1.0: (report, protocol jsonb), without an id: no longer in 0.2.0's SQL */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans);
 Datum
 dpbayes_ldp_release_trans(PG_FUNCTION_ARGS)
 {
-	return trans(fcinfo, 0);
+	return trans(fcinfo, 0, LDP_ARG_JSONB);
 }
 
+/* 0.1.0: (protocol_id, report, protocol jsonb) */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id);
 Datum
 dpbayes_ldp_release_trans_id(PG_FUNCTION_ARGS)
 {
-	return trans(fcinfo, 1);
+	return trans(fcinfo, 1, LDP_ARG_JSONB);
+}
+
+/* 0.2.0 internal-state form: (protocol_id, report, protocol text) */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_t);
+Datum
+dpbayes_ldp_release_trans_id_t(PG_FUNCTION_ARGS)
+{
+	return trans(fcinfo, 1, LDP_ARG_TEXT);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_combine);
@@ -257,7 +260,7 @@ dpbayes_ldp_release_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(a);
 }
 
-/* serialized: magic u32 | insecure u32 | n i64 | protocol length u32 |
+/* serialized: magic u32 | flags u32 (1 insecure, 2 the protocol is text) | n i64 | protocol length u32 |
  * nsums u32 | protocol jsonb bytes | sums (native layout, between processes
  * of one server) */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_serialize);
@@ -265,7 +268,7 @@ Datum
 dpbayes_ldp_release_serialize(PG_FUNCTION_ARGS)
 {
 	LdpSum	   *s = (LdpSum *) PG_GETARG_POINTER(0);
-	uint32		hdr[2] = {SUM_MAGIC, s->insecure ? 1 : 0},
+	uint32		hdr[2] = {SUM_MAGIC, (s->insecure ? 1 : 0) | (s->lp->kind == LDP_ARG_TEXT ? 2 : 0)},
 				len[2] = {(uint32) s->lp->len, (uint32) s->lp->n};
 	Size		sz = sizeof(hdr) + sizeof(int64) + sizeof(len) + s->lp->len +
 		sizeof(dpb_i128) * s->lp->n;
@@ -302,7 +305,7 @@ dpbayes_ldp_release_deserialize(PG_FUNCTION_ARGS)
 	int64		n;
 	LdpProto   *lp = NULL;
 	LdpSum	   *s;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	const Size	fixed = sizeof(hdr) + sizeof(int64) + sizeof(len);
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
@@ -317,20 +320,20 @@ dpbayes_ldp_release_deserialize(PG_FUNCTION_ARGS)
 	memcpy(hdr, p, sizeof(hdr));
 	memcpy(&n, p + sizeof(hdr), sizeof(int64));
 	memcpy(len, p + sizeof(hdr) + sizeof(int64), sizeof(len));
-	if (hdr[0] != SUM_MAGIC || hdr[1] > 1 || n < 0 || len[0] < VARHDRSZ ||
+	if (hdr[0] != SUM_MAGIC || hdr[1] > 3 || n < 0 || len[0] < VARHDRSZ ||
 		len[1] < 1 || len[1] > 100000 ||
 		sz != fixed + len[0] + sizeof(dpb_i128) * (Size) len[1])
 		goto corrupt;
-	jb = palloc(len[0]);
-	memcpy(jb, p + fixed, len[0]);
-	if (VARSIZE(jb) != len[0])
+	raw = palloc(len[0]);
+	memcpy(raw, p + fixed, len[0]);
+	if (VARSIZE(raw) != len[0])
 		goto corrupt;
-	lp = dpb_pg_ldp_cached(&lp, jb, aggcxt);
+	lp = dpb_pg_ldp_cached(&lp, raw, (hdr[1] & 2) ? LDP_ARG_TEXT : LDP_ARG_JSONB, aggcxt);
 	if ((uint32) lp->n != len[1])
 		goto corrupt;
 	s = sum_new(aggcxt, lp);
 	s->n = n;
-	s->insecure = hdr[1] == 1;
+	s->insecure = (hdr[1] & 1) != 0;
 	memcpy(s->sum, p + fixed + len[0], sizeof(dpb_i128) * lp->n);
 	PG_RETURN_POINTER(s);
 corrupt:
@@ -404,8 +407,7 @@ ldp_ptext(LdpSum *s)
 {
 	if (s->ptext == NULL)
 	{
-		Jsonb	   *jb = (Jsonb *) s->lp->bytes;
-		char	   *t = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		char	   *t = dpb_pg_ldp_raw_text((struct varlena *) s->lp->bytes, s->lp->kind);
 
 		s->ptext = MemoryContextStrdup(GetMemoryChunkContext(s), t);
 	}
@@ -482,7 +484,7 @@ dpb_ldp_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, in
 				tl,
 				ns;
 	char	   *t;
-	Jsonb	   *jb;
+	struct varlena *raw;
 	LdpProto   *lp = NULL;
 	LdpSum	   *s;
 	MemoryContext old;
@@ -503,8 +505,8 @@ dpb_ldp_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, in
 	if (memchr(t, '\0', tl) != NULL)
 		ldp_state_corrupt(code, "The state's protocol is not text.");
 	old = MemoryContextSwitchTo(cxt);
-	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(t)));
-	lp = dpb_pg_ldp_cached(&lp, jb, cxt);
+	raw = (struct varlena *) cstring_to_text_with_len(t, (int) tl);
+	lp = dpb_pg_ldp_cached(&lp, raw, LDP_ARG_TEXT, cxt);
 	MemoryContextSwitchTo(old);
 	require_ss(lp);
 	if ((uint64) lp->n != ns)
@@ -554,7 +556,7 @@ dpb_ldp_state_copy(void *pb, MemoryContext cxt)
 	LdpProto   *lp = NULL;
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 
-	lp = dpb_pg_ldp_cached(&lp, (Jsonb *) b->lp->bytes, cxt);
+	lp = dpb_pg_ldp_cached(&lp, (struct varlena *) b->lp->bytes, b->lp->kind, cxt);
 	MemoryContextSwitchTo(old);
 	c = sum_new(cxt, lp);
 	c->n = b->n;

@@ -44,9 +44,8 @@ require_simulation(void)
 
 /* dpbayes_sim.randomize_raw_record_not_ldp(protocol jsonb, record float8[])
  * -> float8[]: one report of the record (the client's randomizer) */
-PG_FUNCTION_INFO_V1(dpbayes_sim_randomize);
-Datum
-dpbayes_sim_randomize(PG_FUNCTION_ARGS)
+static Datum
+sim_randomize(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
 	LdpProto   *lp;
 	ArrayType  *a;
@@ -67,8 +66,7 @@ dpbayes_sim_randomize(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol and the record must not be null")));
-	lp = dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
-						   PG_GETARG_JSONB_P(0), fcinfo->flinfo->fn_mcxt);
+	lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	a = PG_GETARG_ARRAYTYPE_P(1);
 	if (ARR_NDIM(a) > 1)
 		ereport(ERROR,
@@ -106,9 +104,8 @@ dpbayes_sim_randomize(PG_FUNCTION_ARGS)
 
 /* dpbayes_sim.report_protocol_id(protocol jsonb) -> text: the id that
  * simulated reports carry ("insecure_test:<id>" under the test seed) */
-PG_FUNCTION_INFO_V1(dpbayes_sim_report_id);
-Datum
-dpbayes_sim_report_id(PG_FUNCTION_ARGS)
+static Datum
+sim_report_id(FunctionCallInfo fcinfo, LdpArgKind kind)
 {
 	LdpProto   *lp;
 
@@ -117,8 +114,36 @@ dpbayes_sim_report_id(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
-	lp = dpb_pg_ldp_cached((LdpProto **) &fcinfo->flinfo->fn_extra,
-						   PG_GETARG_JSONB_P(0), fcinfo->flinfo->fn_mcxt);
+	lp = dpb_pg_ldp_fn_protocol(fcinfo, 0, kind);
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf("%s%s", dpbayes_insecure_noise_seed >= 0 ?
 											  "insecure_test:" : "", lp->p.id)));
+}
+
+/* the 0.1.0 SQL functions take the protocol as jsonb, 0.2.0's as text */
+PG_FUNCTION_INFO_V1(dpbayes_sim_randomize);
+Datum
+dpbayes_sim_randomize(PG_FUNCTION_ARGS)
+{
+	return sim_randomize(fcinfo, LDP_ARG_JSONB);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_sim_randomize_t);
+Datum
+dpbayes_sim_randomize_t(PG_FUNCTION_ARGS)
+{
+	return sim_randomize(fcinfo, LDP_ARG_TEXT);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_sim_report_id);
+Datum
+dpbayes_sim_report_id(PG_FUNCTION_ARGS)
+{
+	return sim_report_id(fcinfo, LDP_ARG_JSONB);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_sim_report_id_t);
+Datum
+dpbayes_sim_report_id_t(PG_FUNCTION_ARGS)
+{
+	return sim_report_id(fcinfo, LDP_ARG_TEXT);
 }

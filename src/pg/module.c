@@ -55,6 +55,7 @@ _PG_init(void)
 							PGC_SUSET, 0,
 							NULL, assign_seed, NULL);
 	dpb_pg_ldp_define_gucs();
+	dpb_pg_progress_define_gucs();
 	MarkGUCPrefixReserved("dpbayes");
 }
 
@@ -123,6 +124,8 @@ dpb_pg_raise(dpb_status st, const dpb_err *err, int corrupt_code)
 			code = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 			break;
 		case DPB_EINTR:
+			/* a progress NOTICE that failed stopped the run */
+			dpb_pg_progress_rethrow();
 			CHECK_FOR_INTERRUPTS();
 			code = ERRCODE_QUERY_CANCELED;
 			break;

@@ -27,7 +27,59 @@
 static int
 pg_interrupt(void)
 {
+	/* a progress NOTICE when one is due (it never raises: progress.c) */
+	if (dpb_pg_progress_poll())
+		return 1;
 	return InterruptPending && (QueryCancelPending || ProcDiePending);
+}
+
+/*
+ * Progress of a sampler's run (progress.c; docs/posterior.md, "Progress"):
+ * when it is on, the run's schedule and cost estimate (the one that
+ * refuses runs over an hour: a lower bound) before sampling, when the
+ * estimate is at least a tenth of the progress interval (1 s by default),
+ * then NOTICEs during the run.
+ */
+static void
+progress_start(const char *what, const dpb_release *r, const dpb_infer_opts *o)
+{
+	double		step_s,
+				run_s;
+	int			iv = dpb_pg_progress_interval_ms();
+	bool		iid;
+	int			thin = o->thin > 0 ? o->thin : 1;
+
+	if (!dpb_pg_progress_enabled())
+		return;
+	iid = r->model == DPB_MODEL_LINEAR && o->method != DPB_METHOD_NOISE_AWARE;
+	if (dpb_posterior_cost(r, o, &step_s, &run_s) == DPB_OK && run_s * 1e4 >= iv)
+		ereport(NOTICE,
+				(iid ?
+				 errmsg("%s: %d chain%s of %d independent draws", what, o->chains,
+						o->chains == 1 ? "" : "s", o->draws) :
+				 errmsg("%s: %d chain%s of %d warmup and %d sampling iterations with the %s sampler",
+						what, o->chains, o->chains == 1 ? "" : "s", o->warmup, o->draws * thin,
+						dpb_sampler_name(dpb_posterior_sampler(r, o))),
+				 errdetail("Estimated run time: at least %s (a lower bound: a run can take several times longer). %s",
+						   dpb_pg_format_duration(run_s),
+						   iv == 0 ? "Progress is reported at every iteration (dpbayes.progress_interval = 0)." :
+						   psprintf("Progress is reported every %s (dpbayes.progress_interval).",
+									dpb_pg_format_duration(iv / 1000.0)))));
+	dpb_pg_progress_begin(what, false);
+}
+
+/* After the core's run: the end of its progress reports; a progress NOTICE
+ * that failed (it stopped the run) is raised now. */
+static void
+progress_stop(dpb_status st, dpb_draws *dr)
+{
+	dpb_pg_progress_end();
+	if (dpb_pg_progress_failed())
+	{
+		if (st == DPB_OK)
+			dpb_draws_free(dr);
+		dpb_pg_progress_rethrow();
+	}
 }
 
 /* draws, chains and warmup from arguments first .. first + 2 */
@@ -199,7 +251,10 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler,
 			   bool laplace_omega)
 {
 	if (st == DPB_EINTR)
+	{
+		dpb_pg_progress_rethrow();
 		CHECK_FOR_INTERRUPTS();
+	}
 	if (st == DPB_ENOTSUP)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -233,6 +288,7 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 {
 	char	   *method;
 	dpb_err		err;
+	dpb_status	st;
 	int			i;
 
 	for (i = 0; i < 7; i++)
@@ -261,7 +317,10 @@ run_sampler(FunctionCallInfo fcinfo, dpb_release *r, dpb_draws *dr,
 		o->method = DPB_METHOD_NONPRIVATE;
 	dpb_pg_parse_infer_opts(PG_GETARG_JSONB_P(6), r, o);
 	sampler_seed(fcinfo, 4, o);
-	sampler_finish(dpb_posterior_run(r, o, dr, &err), &err, dr,
+	progress_start("posterior", r, o);
+	st = dpb_posterior_run(r, o, dr, &err);
+	progress_stop(st, dr);
+	sampler_finish(st, &err, dr,
 				   dpb_sampler_name(dpb_posterior_sampler(r, o)),
 				   r->model == DPB_MODEL_LINEAR && r->p.mechanism == DPB_MECH_LAPLACE
 				   && o->method == DPB_METHOD_NOISE_AWARE
@@ -433,6 +492,7 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 	st = dpb_params_check_model(&meta.p, meta.model, d, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	dpb_pg_require_bounds(&meta.p);
 	meta.p.d = d;
 	meta.p.mechanism = DPB_MECH_NONE;
 	meta.d = d;
@@ -459,16 +519,24 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
 					 errmsg("response must be finite")));
-		if (meta.model == DPB_MODEL_POISSON && Y[i] < 0)
+		if (meta.model == DPB_MODEL_POISSON)
+			dpb_pg_check_count(Y[i]);
+		else if (Y[i] != 0 && Y[i] != 1)
 			ereport(ERROR,
-					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("poisson response must not be negative")));
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("logistic y must be 0 or 1"),
+					 errdetail("The array y holds a value other than 0 and 1: logistic regression takes labels, "
+							   "not probabilities or scores."),
+					 errhint("Pass the labels as 1 (positive) and 0, e.g. (diabetes = 'pos')::int, "
+							 "or y = 1 or y > 0.5 to turn a number into a label.")));
 		dpb_clip_x(&clip, X + (size_t) i * d, Z + (size_t) i * d);
-		/* logistic: y > 0 is the positive class (1 / true) */
+		/* logistic: y = 1 is the positive class (1 / true) */
 		Yc[i] = dpb_clip_y(&clip, Y[i]);
 	}
 	sampler_seed(fcinfo, 7, &o);
+	progress_start("nonprivate_posterior", &meta, &o);
 	st = dpb_glm_exact_run(&meta, Z, Yc, N, &o, dr, &err);
+	progress_stop(st, dr);
 	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)), false);
 }
 
@@ -507,6 +575,12 @@ void
 dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 {
 	sampler_finish(st, err, dr, "nuts", false);
+}
+
+void
+dpb_pg_progress_stop(dpb_status st, dpb_draws *dr)
+{
+	progress_stop(st, dr);
 }
 
 void

@@ -132,7 +132,8 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	if (isnull[A_EPSILON])
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("epsilon must not be null")));
+				 errmsg("epsilon must not be null"),
+				 errhint("epsilon, the privacy budget of the release, is required: dpbayes.privacy(epsilon => 1, ...).")));
 	p->epsilon = DatumGetFloat8(v[A_EPSILON]);
 	if (!isnull[A_MECHANISM])
 	{
@@ -166,12 +167,21 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 	{
 		char	   *s = TextDatumGetCString(v[A_SCALING]);
 
-		p->scaling = dpb_scaling_from_name(s);
-		if (p->scaling == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown scaling \"%s\"", dpb_pg_quote(s, strlen(s))),
-					 errhint("Use \"box\" or \"ball\".")));
+		if (strcmp(s, "none") == 0)
+		{
+			/* no bounds, explicitly: the features are used as given */
+			p->unscaled = 1;
+			p->scaling = DPB_SCALE_BOX; /* unused without bounds */
+		}
+		else
+		{
+			p->scaling = dpb_scaling_from_name(s);
+			if (p->scaling == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("unknown scaling \"%s\"", dpb_pg_quote(s, strlen(s))),
+						 errhint("Use \"box\" (the default) or \"ball\" with lower and upper, or \"none\" for features already scaled to the unit ball.")));
+		}
 	}
 	if (!isnull[A_LOWER])
 		nlo = dpb_pg_float8_array(v[A_LOWER], "lower", p->lower, DPB_MAX_D);
@@ -188,6 +198,12 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("lower and upper must not be empty")));
+		if (p->unscaled)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("scaling \"none\" cannot be combined with lower and upper"),
+					 errdetail("scaling => 'none' uses the features as given, without bounds."),
+					 errhint("Leave out scaling (the default \"box\") or pass \"ball\" to scale by the bounds.")));
 		p->has_bounds = 1;
 		p->d = nlo;
 	}
@@ -270,7 +286,7 @@ dpbayes_privacy(PG_FUNCTION_ARGS)
 	isnull[A_MECHANISM] = false;
 	v[A_MECHANISM] = CStringGetTextDatum(dpb_mechanism_name(p.mechanism));
 	isnull[A_SCALING] = false;
-	v[A_SCALING] = CStringGetTextDatum(dpb_scaling_name(p.scaling));
+	v[A_SCALING] = CStringGetTextDatum(p.unscaled ? "none" : dpb_scaling_name(p.scaling));
 	isnull[A_X_MOMENTS] = false;
 	v[A_X_MOMENTS] = Float8GetDatum(p.x_moments);
 	isnull[A_NEIGHBOURS] = false;
@@ -294,4 +310,21 @@ dpb_pg_params_from_datum(Datum composite, dpb_params *p)
 	for (i = 0; i < NATTS; i++)
 		v[i] = GetAttributeByName(th, attnames[i], &isnull[i]);
 	params_fill(v, isnull, p);
+}
+
+void
+dpb_pg_require_bounds(const dpb_params *p)
+{
+	if (p->has_bounds || p->unscaled)
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("a release needs public bounds on its features"),
+			 errdetail("Without lower and upper the features are used as given and every record is "
+					   "projected onto the ball of radius clip (%g): features on other scales are distorted, "
+					   "and the posterior then describes the projected records, not the data.", p->clip),
+			 errhint("Pass lower => ARRAY[...] and upper => ARRAY[...] to dpbayes.privacy(): public bounds of "
+					 "each feature, never computed from the data (docs/release-aggregates.md has a query that "
+					 "counts what given bounds would clip). For features already scaled to the unit ball, "
+					 "pass scaling => 'none'.")));
 }

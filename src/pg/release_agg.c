@@ -81,12 +81,15 @@ check_release_params(const dpb_params *p, dpb_model model, int d)
 
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
+	dpb_pg_require_bounds(p);
 	/* valid parameters: what fails now is their calibration */
 	if (dpb_release_check_params(model, p, d, &err) != DPB_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg_internal("%s", err.msg),
 				 err.detail[0] ? errdetail_internal("%s", err.detail) : 0,
+				 strncmp(err.msg, "x_moments", 9) == 0 ?
+				 errhint("Give the moments a share such as 0.1 to 0.5 of the budget (docs/posterior.md), or x_moments => 0 to release none.") :
 				 errhint("Use a larger epsilon, or smaller clip and y_bound: the noise must be representable in double precision.")));
 }
 
@@ -292,11 +295,25 @@ dpb_rel_response(FunctionCallInfo fcinfo, dpb_model model, int y_arg)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("response must be finite"),
 				 errdetail("NaN and infinity are not allowed as the response.")));
-	if (model == DPB_MODEL_POISSON && y < 0)
+	if (model == DPB_MODEL_POISSON)
+		dpb_pg_check_count(y);
+	return y;
+}
+
+void
+dpb_pg_check_count(double y)
+{
+	if (y < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("poisson response must not be negative")));
-	return y;
+	if (y != floor(y))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("poisson response must be a whole number"),
+				 errdetail("Poisson regression models counts; a response with a fractional part is not a count."),
+				 errhint("If the counts are stored as decimals, round them in the query (round(y)); "
+						 "for a continuous response use linear_release.")));
 }
 
 void

@@ -44,6 +44,9 @@ int			dpb_rel_feature_array(ArrayType *a, double **values);
  * agg names the aggregate in hints.  Returns a buffer of *d values that
  * the next row overwrites. */
 double	   *dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *d);
+/* the same under the governed row policy: *skip set for a row to drop */
+double	   *dpb_rel_cols_features_governed(FunctionCallInfo fcinfo, const char *agg, int *d,
+										   bool *skip);
 
 /* The error of a row whose feature count differs from the group's. */
 pg_attribute_noreturn()

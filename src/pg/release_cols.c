@@ -166,7 +166,7 @@ numeric_range_error(int feature)
 }
 
 static inline double
-to_double(col_kind k, Datum v, int feature)
+to_double(col_kind k, Datum v, int feature, bool *skip)
 {
 	switch (k)
 	{
@@ -187,7 +187,15 @@ to_double(col_kind k, Datum v, int feature)
 				double		x = dpb_pg_numeric_float8(DatumGetNumeric(v), &overflow);
 
 				if (overflow)
+				{
+					/* the governed row policy drops the row instead */
+					if (skip != NULL)
+					{
+						*skip = true;
+						return 0.0;
+					}
 					numeric_range_error(feature);
+				}
 				return x;
 			}
 		default:
@@ -197,32 +205,55 @@ to_double(col_kind k, Datum v, int feature)
 
 /* the features of an explicit VARIADIC array into c->x; returns d */
 static int
-spread_features(FunctionCallInfo fcinfo, cols_call *c)
+spread_features(FunctionCallInfo fcinfo, cols_call *c, bool *skip)
 {
 	ArrayType  *a;
 	Datum	   *elems;
+	bool	   *enulls;
 	int			d,
 				n,
 				j;
 
 	if (PG_ARGISNULL(ARG_X))
+	{
+		if (skip != NULL)
+		{
+			*skip = true;
+			return 0;
+		}
 		dpb_rel_null_error("feature array");
+	}
 	a = PG_GETARG_ARRAYTYPE_P(ARG_X);
 	d = dpb_rel_array_len(a);
-	if (c->kind[0] == COL_FLOAT8)
+	if (c->kind[0] == COL_FLOAT8 && skip == NULL)
 	{
 		memcpy(c->x, ARR_DATA_PTR(a), sizeof(double) * d);
 		return d;
 	}
 	deconstruct_array(a, c->elemtype, c->elmlen, c->elmbyval, c->elmalign,
-					  &elems, NULL, &n);
+					  &elems, &enulls, &n);
 	for (j = 0; j < n; j++)
-		c->x[j] = to_double(c->kind[0], elems[j], j + 1);
+	{
+		if (enulls != NULL && enulls[j])
+		{
+			if (skip == NULL)
+				dpb_rel_null_error("feature values");
+			*skip = true;
+			return d;
+		}
+		c->x[j] = to_double(c->kind[0], elems[j], j + 1, skip);
+	}
 	return d;
 }
 
-double *
-dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *dout)
+/*
+ * The row's features as doubles (c->x) and their number.  skip NULL: a
+ * NULL or a numeric beyond double range is an error.  skip given (the
+ * governed row policy, docs/governance.md §5): such a row, or one with a
+ * NaN or infinite feature, sets *skip, and is not an error.
+ */
+static double *
+cols_features(FunctionCallInfo fcinfo, const char *agg, int *dout, bool *skip)
 {
 	cols_call  *c = fcinfo->flinfo->fn_extra;
 	NullableDatum *xs = fcinfo->args + ARG_X;
@@ -232,22 +263,48 @@ dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *dout)
 	if (c == NULL)
 		c = resolve_call(fcinfo, agg);
 	if (c->spread)
-		d = spread_features(fcinfo, c);
+		d = spread_features(fcinfo, c, skip);
 	else
 	{
 		d = c->nargs;
 		for (j = 0; j < d; j++)
 			if (xs[j].isnull)
-				dpb_rel_null_error("feature values");
+			{
+				if (skip == NULL)
+					dpb_rel_null_error("feature values");
+				*skip = true;
+				*dout = d;
+				return c->x;
+			}
 		if (c->all_float8)
 			for (j = 0; j < d; j++)
 				c->x[j] = DatumGetFloat8(xs[j].value);
 		else
 			for (j = 0; j < d; j++)
-				c->x[j] = to_double(c->kind[j], xs[j].value, j + 1);
+				c->x[j] = to_double(c->kind[j], xs[j].value, j + 1, skip);
 	}
+	if (skip != NULL && !*skip)
+		for (j = 0; j < d; j++)
+			if (isnan(c->x[j]) || isinf(c->x[j]))
+			{
+				*skip = true;
+				break;
+			}
 	*dout = d;
 	return c->x;
+}
+
+double *
+dpb_rel_cols_features(FunctionCallInfo fcinfo, const char *agg, int *dout)
+{
+	return cols_features(fcinfo, agg, dout, NULL);
+}
+
+double *
+dpb_rel_cols_features_governed(FunctionCallInfo fcinfo, const char *agg, int *dout, bool *skip)
+{
+	*skip = false;
+	return cols_features(fcinfo, agg, dout, skip);
 }
 
 static Datum
@@ -292,4 +349,68 @@ Datum
 dpbayes_poisson_cols_trans(PG_FUNCTION_ARGS)
 {
 	return cols_trans(fcinfo, DPB_MODEL_POISSON);
+}
+
+/*
+ * The governed row policy (docs/governance.md §5; the aggregates
+ * dpbayes._governed_<model>_release, which only dpbayes._compute uses): a
+ * row whose response or any feature is NULL, NaN, infinite or beyond the
+ * range of a double, or (poisson) a negative or fractional count, is skipped
+ * as if it were not in the table (add/remove neighbours), never an error:
+ * the outcome of a governed release must not depend on the data.  The state
+ * is set up on the first row either way, so a group whose rows are all
+ * skipped is released as an empty one.
+ */
+static Datum
+cols_trans_governed(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	RelState   *s = dpb_rel_trans_state(fcinfo, model, ARG_P, &aggcxt);
+	double	   *x;
+	double		y = 0;
+	int			d;
+	bool		skip;
+
+	x = dpb_rel_cols_features_governed(fcinfo, model == DPB_MODEL_LOGISTIC ? "logistic_release" :
+									   model == DPB_MODEL_POISSON ? "poisson_release" : "linear_release",
+									   &d, &skip);
+	if (dpb_rel_d(s) == 0)
+		dpb_rel_setup(s, aggcxt, d);
+	else if (d != dpb_rel_d(s))
+		dpb_rel_d_error(dpb_rel_d(s), d);
+	if (skip || PG_ARGISNULL(ARG_Y))
+		PG_RETURN_POINTER(s);
+	if (model == DPB_MODEL_LOGISTIC)
+		y = PG_GETARG_BOOL(ARG_Y) ? 1.0 : -1.0;
+	else
+	{
+		y = PG_GETARG_FLOAT8(ARG_Y);
+		if (isnan(y) || isinf(y))
+			PG_RETURN_POINTER(s);
+		if (model == DPB_MODEL_POISSON && (y < 0 || y != floor(y)))
+			PG_RETURN_POINTER(s);
+	}
+	dpb_rel_add(s, x, y);
+	PG_RETURN_POINTER(s);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_linear_cols_trans_governed);
+Datum
+dpbayes_linear_cols_trans_governed(PG_FUNCTION_ARGS)
+{
+	return cols_trans_governed(fcinfo, DPB_MODEL_LINEAR);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_logistic_cols_trans_governed);
+Datum
+dpbayes_logistic_cols_trans_governed(PG_FUNCTION_ARGS)
+{
+	return cols_trans_governed(fcinfo, DPB_MODEL_LOGISTIC);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_poisson_cols_trans_governed);
+Datum
+dpbayes_poisson_cols_trans_governed(PG_FUNCTION_ARGS)
+{
+	return cols_trans_governed(fcinfo, DPB_MODEL_POISSON);
 }

@@ -31,6 +31,45 @@ AS 'MODULE_PATHNAME', 'dpbayes_numeric_f8' LANGUAGE C IMMUTABLE STRICT PARALLEL 
 COMMENT ON FUNCTION dpbayes._numeric_f8(numeric) IS
   'internal: the double nearest a numeric, or null when it is NaN, infinite or beyond the range of a double (never an error: the governed row policy)';
 
+-- The release aggregates under the governed row policy (§5): a row with a
+-- NULL, NaN, infinite or out-of-range value, or (poisson) a negative or
+-- fractional count, is dropped as if absent, never an error.  For
+-- dpbayes._compute only (not granted to PUBLIC).
+CREATE OR REPLACE FUNCTION dpbayes._linear_cols_trans_governed(internal, double precision, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_linear_cols_trans_governed' LANGUAGE C PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION dpbayes._logistic_cols_trans_governed(internal, boolean, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_logistic_cols_trans_governed' LANGUAGE C PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION dpbayes._poisson_cols_trans_governed(internal, double precision, dpbayes.privacy, VARIADIC "any")
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_poisson_cols_trans_governed' LANGUAGE C PARALLEL SAFE;
+CREATE OR REPLACE AGGREGATE dpbayes._governed_linear_release(y double precision, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._linear_cols_trans_governed, STYPE = internal, FINALFUNC = dpbayes._linear_final,
+    COMBINEFUNC = dpbayes._release_combine, SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dpbayes._governed_logistic_release(y boolean, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._logistic_cols_trans_governed, STYPE = internal, FINALFUNC = dpbayes._logistic_final,
+    COMBINEFUNC = dpbayes._release_combine, SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize, PARALLEL = SAFE);
+CREATE OR REPLACE AGGREGATE dpbayes._governed_poisson_release(y double precision, p dpbayes.privacy, VARIADIC x "any") (
+    SFUNC = dpbayes._poisson_cols_trans_governed, STYPE = internal, FINALFUNC = dpbayes._poisson_final,
+    COMBINEFUNC = dpbayes._release_combine, SERIALFUNC = dpbayes._release_serialize,
+    DESERIALFUNC = dpbayes._release_deserialize, PARALLEL = SAFE);
+COMMENT ON AGGREGATE dpbayes._governed_linear_release(double precision, dpbayes.privacy, VARIADIC "any") IS
+  'internal: linear_release under the governed row policy (unusable rows dropped, never an error)';
+COMMENT ON AGGREGATE dpbayes._governed_logistic_release(boolean, dpbayes.privacy, VARIADIC "any") IS
+  'internal: logistic_release under the governed row policy (unusable rows dropped, never an error)';
+COMMENT ON AGGREGATE dpbayes._governed_poisson_release(double precision, dpbayes.privacy, VARIADIC "any") IS
+  'internal: poisson_release under the governed row policy (unusable rows, negative or fractional counts dropped, never an error)';
+REVOKE ALL ON FUNCTION dpbayes._governed_linear_release(double precision, dpbayes.privacy, VARIADIC "any"),
+    dpbayes._governed_logistic_release(boolean, dpbayes.privacy, VARIADIC "any"),
+    dpbayes._governed_poisson_release(double precision, dpbayes.privacy, VARIADIC "any") FROM PUBLIC;
+
+-- 63 random bits from pg_strong_random (a per-backend buffer): the sort key
+-- of the privacy-unit sample, out of reach of setseed()
+CREATE OR REPLACE FUNCTION dpbayes._strong_random_key() RETURNS bigint
+AS 'MODULE_PATHNAME', 'dpbayes_strong_random_key' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes._strong_random_key() IS
+  'internal: 63 random bits from pg_strong_random, the sort key of the privacy-unit sample of governed releases';
+
 -- what the ledger charges for a betaD release (docs/governance.md §2)
 CREATE OR REPLACE FUNCTION dpbayes.betad_charge_of(p dpbayes.betad_params,
     OUT mechanism text, OUT sensitivity double precision,
@@ -729,10 +768,11 @@ COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.betad_
 -- dropped when any used value is NULL, NaN, infinite, beyond the range of a
 -- double, or (poisson) a negative or fractional count; for a dataset with a
 -- privacy unit, at most k of each unit's remaining rows, chosen with bits of
--- pg_strong_random (gen_random_uuid).  Materialized: computed once, whatever
+-- pg_strong_random (dpbayes._strong_random_key).  With group keys materialized: computed once, whatever
 -- plan reads it.  Columns __dpb_c0 (the response), __dpb_c1.. (features),
 -- __dpb_group (the group column as text).
-CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name) RETURNS text
+CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name,
+                                           policy_in_sql boolean DEFAULT false) RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -743,13 +783,21 @@ DECLARE
     t regtype;
     e text;
     inner_q text;
+    -- without a unit, linear, logistic and poisson rows go to the governed
+    -- aggregates as they are (numeric responses converted): the aggregate
+    -- drops the unusable ones itself, at no cost (release_cols.c)
+    -- (policy_in_sql: the row policy in SQL all the same, for the array form
+    -- of a distributed table, _compute)
+    in_agg boolean := unit IS NULL AND g.betad IS NULL AND NOT coalesce(policy_in_sql, false);
 BEGIN
     FOREACH f IN ARRAY g.response || g.features LOOP
         SELECT a.atttypid::regtype INTO t FROM pg_attribute a
         WHERE a.attrelid = g.relation AND a.attname = f AND a.attnum > 0 AND NOT a.attisdropped;
         e := CASE
             WHEN t = 'boolean'::regtype THEN format('t.%I', f)
-            WHEN t = 'numeric'::regtype THEN format('dpbayes._numeric_f8(t.%I)', f)
+            WHEN t = 'numeric'::regtype AND (i = 0 OR NOT in_agg) THEN format('dpbayes._numeric_f8(t.%I)', f)
+            WHEN in_agg AND i > 0 THEN format('t.%I', f)
+            WHEN in_agg THEN format('t.%I::float8', f)
             WHEN t IN ('real'::regtype, 'double precision'::regtype) THEN
                 format('CASE WHEN t.%1$I::float8 OPERATOR(pg_catalog.>) ''-Infinity''::float8 '
                        'AND t.%1$I::float8 OPERATOR(pg_catalog.<) ''Infinity''::float8 '
@@ -759,7 +807,7 @@ BEGIN
         conds := conds || format('c.__dpb_c%s IS NOT NULL', i);
         i := i + 1;
     END LOOP;
-    IF g.model = 'poisson' THEN
+    IF g.model IN ('poisson') THEN
         conds := conds || 'c.__dpb_c0 OPERATOR(pg_catalog.>=) 0::float8'::text
                        || 'c.__dpb_c0 OPERATOR(pg_catalog.=) pg_catalog.trunc(c.__dpb_c0)'::text;
     END IF;
@@ -769,16 +817,19 @@ BEGIN
     IF unit IS NOT NULL THEN
         cols := cols || format('t.%I AS __dpb_unit', unit);
     END IF;
+    IF in_agg THEN
+        RETURN format('SELECT %s FROM %s t', array_to_string(cols, ', '), g.relation);
+    END IF;
     inner_q := format('SELECT c.* FROM (SELECT %s FROM %s t) c WHERE %s',
                       array_to_string(cols, ', '), g.relation, array_to_string(conds, ' AND '));
     IF unit IS NULL THEN
         RETURN inner_q;
     END IF;
     RETURN format('SELECT b.* FROM (SELECT c.*, pg_catalog.row_number() OVER '
-                  '(PARTITION BY c.__dpb_unit ORDER BY pg_catalog.gen_random_uuid()) AS __dpb_rn '
+                  '(PARTITION BY c.__dpb_unit ORDER BY dpbayes._strong_random_key()) AS __dpb_rn '
                   'FROM (%s) c) b WHERE b.__dpb_rn OPERATOR(pg_catalog.<=) %s', inner_q, g.unit_rows);
 END $$;
-COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name) IS
+COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name, boolean) IS
   'internal: the query of the rows a governed release reads: the row policy, then at most k rows of each privacy unit chosen with strong random bits';
 
 -- The binding of a governed release's signature: the canonical text of what
@@ -814,6 +865,31 @@ $$;
 COMMENT ON FUNCTION dpbayes._ledger_binding_ok(text, bytea) IS
   'internal (for dpbayes.verify_detail, so executable by all): whether a released charge of the ledger has this request id and signature binding (only a signed release can ask: the binding covers the dataset''s stable id, which analysts cannot read)';
 
+-- The key of a charge's computation lock (dpbayes._compute_begin) and its
+-- release (every hold this session has of it).
+CREATE OR REPLACE FUNCTION dpbayes._compute_lock_key(g dpbayes.charge) RETURNS integer
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+    SELECT pg_catalog.hashtext(d.id::text || ':' || g.id::text)
+    FROM dpbayes.dataset d WHERE d.relation = g.relation
+$$;
+CREATE OR REPLACE FUNCTION dpbayes._compute_unlock(g dpbayes.charge) RETURNS void
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    k integer := dpbayes._compute_lock_key(g);
+BEGIN
+    WHILE EXISTS (SELECT 1 FROM pg_locks l
+                  WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.granted
+                    AND l.classid = 1684172144::oid AND l.objid = (k::bigint & 4294967295)::oid
+                    AND l.objsubid = 2) LOOP
+        PERFORM pg_advisory_unlock(1684172144, k);
+    END LOOP;
+END $$;
+COMMENT ON FUNCTION dpbayes._compute_lock_key(dpbayes.charge) IS
+  'internal: the key of the session-level lock held while a charge''s release is computed';
+COMMENT ON FUNCTION dpbayes._compute_unlock(dpbayes.charge) IS
+  'internal: releases this session''s holds of a charge''s computation lock';
+REVOKE ALL ON FUNCTION dpbayes._compute_lock_key(dpbayes.charge), dpbayes._compute_unlock(dpbayes.charge) FROM PUBLIC;
+
 -- Before step (b), in a transaction of its own (committed before the
 -- computation starts): counts the attempt.  A charge whose computation was
 -- started before and never finished (cancelled, timed out, a crash) is not
@@ -822,25 +898,47 @@ COMMENT ON FUNCTION dpbayes._ledger_binding_ok(text, bytea) IS
 CREATE OR REPLACE FUNCTION dpbayes._compute_begin(request_id text)
 RETURNS text LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp SET extra_float_digits = 1 SET "DateStyle" = 'ISO, MDY'
-SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex AS $$
+SET "IntervalStyle" = postgres SET "TimeZone" = 'UTC' SET lc_numeric = 'C' SET bytea_output = hex
+SET lock_timeout = '10s' AS $$
 DECLARE
     g dpbayes.charge;
+    k integer;
 BEGIN
     SELECT * INTO g FROM dpbayes.charge c
-    WHERE c.requested_by = session_user AND c.request_id = _compute_begin.request_id FOR UPDATE;
+    WHERE c.requested_by = session_user AND c.request_id = _compute_begin.request_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no charge of yours has this request id' USING ERRCODE = '42704';
     END IF;
     IF g.status <> 'charged' THEN
         RETURN g.status;
     END IF;
+    -- a session-level lock held from here to the end of the computation
+    -- (dpbayes._compute releases it): a second session computing the same
+    -- charge waits for the first, and a lock this session still holds means
+    -- its own computation was interrupted.  Its key involves the dataset's
+    -- id, which analysts cannot read, so they cannot take it themselves.
+    k := dpbayes._compute_lock_key(g);
+    BEGIN
+        PERFORM pg_advisory_lock(1684172144, k);
+    EXCEPTION WHEN lock_not_available THEN
+        RAISE EXCEPTION 'the release of this request is being computed by another session'
+            USING ERRCODE = '55006', HINT = 'Call again when it has finished.';
+    END;
+    SELECT * INTO g FROM dpbayes.charge c WHERE c.id = g.id FOR UPDATE;
+    IF g.status <> 'charged' THEN
+        PERFORM dpbayes._compute_unlock(g);
+        RETURN g.status;
+    END IF;
     IF g.compute_attempts > 0 THEN
+        -- started before, not running now: interrupted (cancelled, timed
+        -- out, a crash); not computed again
         UPDATE dpbayes.charge c SET status = 'failed', finished_at = clock_timestamp(),
             error_sqlstate = '57014',
             error_message = 'the computation of the release was interrupted before it finished'
         WHERE c.id = g.id;
         PERFORM dpbayes._audit(g.relation, (SELECT d.id FROM dpbayes.dataset d WHERE d.relation = g.relation),
                                g.request_id, NULL, g.rho, g.epsilon, g.delta, 'failed: 57014');
+        PERFORM dpbayes._compute_unlock(g);
         RETURN 'failed';
     END IF;
     UPDATE dpbayes.charge c SET compute_attempts = 1 WHERE c.id = g.id;
@@ -872,13 +970,14 @@ DECLARE
     st text;
     msg text;
     agg text;
-    kr record;
+    mat text;
+    k_key text;
+    keys text[];
+    rels dpbayes.release[];
     dist boolean := false;
     pushed dpbayes.release;
     emsg text;
     empty_q text;
-    gkeys text[];
-    grels dpbayes.release[];
     gkey text;
 BEGIN
     SELECT * INTO g FROM dpbayes.charge c
@@ -898,17 +997,24 @@ BEGIN
             USING ERRCODE = '55000', HINT = 'Reset dpbayes.insecure_noise_seed.';
     END IF;
     SELECT * INTO ds FROM dpbayes.dataset d WHERE d.relation = g.relation;
+    -- the rows of a privacy unit are drawn at random: with group keys (a
+    -- join that a plan could rescan) they are computed once (MATERIALIZED);
+    -- otherwise one aggregate reads the source once, and it streams
+    mat := CASE WHEN ds.privacy_unit IS NOT NULL AND g.group_by IS NOT NULL
+                THEN 'MATERIALIZED' ELSE 'NOT MATERIALIZED' END;
     BEGIN
         -- the column form of the aggregate, the charged parameters as a
         -- parameter ($1 a privacy value, $3 betaD parameters), never as text
-        agg := format(CASE WHEN g.betad IS NULL THEN 'dpbayes.%s_release(s.__dpb_c0, $1, %s)'
+        agg := format(CASE WHEN g.betad IS NULL THEN 'dpbayes._governed_%s_release(s.__dpb_c0, $1, %s)'
                            ELSE 'dpbayes.%s(s.__dpb_c0, $3, %s)' END, g.model,
                       (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
                        FROM generate_series(1, cardinality(g.features)) i));
         -- a table distributed by Citus (docs/scale-out.md), without a privacy
-        -- unit: the array form over the plain source, which Citus pushes down
-        -- (each shard's exact sums, combined and made noisy once on the
-        -- coordinator); the same release as the column form.  With public
+        -- unit: the array form, which Citus pushes down (each shard's exact
+        -- sums, combined and made noisy once on the coordinator), over the
+        -- source with the row policy applied in SQL (_source's third
+        -- argument: the governed column form, which drops unusable rows
+        -- itself, is not pushed down); the same rows as the column form.  With public
         -- group keys, one release per key: the keys that have rows grouped on
         -- the shards (GROUP BY, pushed down), each other key the release of an
         -- empty group (noise alone), made here, as for a table without rows:
@@ -929,7 +1035,7 @@ BEGIN
                                FROM generate_series(1, cardinality(g.features)) i));
             IF g.group_by IS NULL THEN
                 BEGIN
-                    EXECUTE format('SELECT %s FROM (%s) s', agg, dpbayes._source(g, NULL))
+                    EXECUTE format('SELECT %s FROM (%s) s', agg, dpbayes._source(g, NULL, true))
                         INTO pushed USING g.privacy;
                 EXCEPTION WHEN feature_not_supported THEN
                     GET STACKED DIAGNOSTICS emsg = MESSAGE_TEXT;
@@ -938,39 +1044,50 @@ BEGIN
                     END IF;
                     EXECUTE empty_q INTO pushed USING g.privacy;
                 END;
-                q := 'SELECT ''''::text AS key, $4 AS release';
+                keys := ARRAY['']::text[];
+                rels := ARRAY[pushed]::dpbayes.release[];
             ELSE
                 EXECUTE format('SELECT pg_catalog.array_agg(x.key), pg_catalog.array_agg(x.release) '
                                'FROM (SELECT s.__dpb_group AS key, %s AS release FROM (%s) s '
                                'WHERE s.__dpb_group OPERATOR(pg_catalog.=) ANY ($2) '
-                               'GROUP BY s.__dpb_group) x', agg, dpbayes._source(g, NULL))
-                    INTO gkeys, grels USING g.privacy, g.group_keys;
-                gkeys := coalesce(gkeys, ARRAY[]::text[]);
-                grels := coalesce(grels, ARRAY[]::dpbayes.release[]);
+                               'GROUP BY s.__dpb_group) x', agg, dpbayes._source(g, NULL, true))
+                    INTO keys, rels USING g.privacy, g.group_keys;
+                keys := coalesce(keys, ARRAY[]::text[]);
+                rels := coalesce(rels, ARRAY[]::dpbayes.release[]);
                 FOREACH gkey IN ARRAY g.group_keys LOOP
-                    IF pg_catalog.array_position(gkeys, gkey) IS NULL THEN
+                    IF pg_catalog.array_position(keys, gkey) IS NULL THEN
                         EXECUTE empty_q INTO pushed USING g.privacy;
-                        gkeys := gkeys || gkey;
-                        grels := grels || pushed;
+                        keys := keys || gkey;
+                        rels := rels || pushed;
                     END IF;
                 END LOOP;
-                pushed := NULL;
-                q := 'SELECT u.key, u.release FROM ROWS FROM (pg_catalog.unnest($5), pg_catalog.unnest($6)) AS u(key, release)';
+                -- in key order, as on one server
+                SELECT pg_catalog.array_agg(u.key ORDER BY u.key), pg_catalog.array_agg(u.release ORDER BY u.key)
+                INTO keys, rels
+                FROM ROWS FROM (pg_catalog.unnest(keys), pg_catalog.unnest(rels)) AS u(key, release);
             END IF;
         ELSIF g.group_by IS NULL THEN
-            q := format('WITH s AS MATERIALIZED (%s) SELECT ''''::text AS key, %s AS release FROM s',
-                        dpbayes._source(g, ds.privacy_unit), agg);
+            q := format('WITH s AS %s (%s) SELECT ''''::text AS key, %s AS release FROM s',
+                        mat, dpbayes._source(g, ds.privacy_unit), agg);
         ELSE
             -- one release per public key, empty groups included (a release
             -- of noise alone): which keys occur is never revealed
-            q := format('WITH s AS MATERIALIZED (%s) '
+            q := format('WITH s AS %s (%s) '
                         'SELECT k.key, %s FILTER (WHERE s.__dpb_group IS NOT NULL) AS release '
                         'FROM pg_catalog.unnest($2) AS k(key) '
                         'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
-                        dpbayes._source(g, ds.privacy_unit), agg);
+                        mat, dpbayes._source(g, ds.privacy_unit), agg);
         END IF;
-        FOR kr IN EXECUTE q USING g.privacy, g.group_keys, g.betad, pushed, gkeys, grels LOOP
-            rel := kr.release;
+        IF NOT dist THEN
+            -- one row (EXECUTE ... INTO, not a cursor: the planner may use
+            -- parallel workers, as for the bare aggregate)
+            EXECUTE format('SELECT pg_catalog.array_agg(x.key ORDER BY x.key), '
+                           'pg_catalog.array_agg(x.release ORDER BY x.key) FROM (%s) x', q)
+                INTO keys, rels USING g.privacy, g.group_keys, g.betad;
+        END IF;
+        FOR i IN 1 .. coalesce(cardinality(keys), 0) LOOP
+            k_key := keys[i];
+            rel := rels[i];
             -- the release must record exactly the mechanism charged (for a
             -- privacy unit of k rows, the charge is k^2 times its rho)
             IF g.betad IS NULL THEN
@@ -987,14 +1104,15 @@ BEGIN
             -- (with the group: "public.t [region = 2]") and the binding
             rel := dpbayes._sign(rel, g.request_id,
                                  CASE WHEN g.group_by IS NULL THEN g.relation_name
-                                      ELSE format('%s [%s = %s]', g.relation_name, g.group_by, kr.key) END,
-                                 dpbayes._binding(g, ds.id, kr.key),
+                                      ELSE format('%s [%s = %s]', g.relation_name, g.group_by, k_key) END,
+                                 dpbayes._binding(g, ds.id, k_key),
                                  (dpbayes._signing_key()).private_key);
             INSERT INTO dpbayes.released (request_id, group_key, release, charge_id)
-            VALUES (g.request_id, kr.key, rel, g.id);
+            VALUES (g.request_id, k_key, rel, g.id);
         END LOOP;
         UPDATE dpbayes.charge c SET status = 'released', finished_at = clock_timestamp()
         WHERE c.id = g.id;
+        PERFORM dpbayes._compute_unlock(g);
         PERFORM dpbayes._audit(g.relation, ds.id, g.request_id, NULL, g.rho, g.epsilon, g.delta, 'released');
         RETURN 'released';
     EXCEPTION WHEN OTHERS THEN
@@ -1004,6 +1122,7 @@ BEGIN
         WHERE c.id = g.id;
         PERFORM dpbayes._audit(g.relation, ds.id, g.request_id, NULL, g.rho, g.epsilon, g.delta,
                                'failed: ' || st);
+        PERFORM dpbayes._compute_unlock(g);
         RETURN 'failed';
     END;
 END $$;
@@ -1052,7 +1171,7 @@ REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.pri
     dpbayes._compute(text), dpbayes._compute_begin(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
     dpbayes._may_manage(regclass), dpbayes._audit(regclass, uuid, text, jsonb, double precision,
         double precision, double precision, text),
-    dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name),
+    dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name, boolean),
     dpbayes._binding(dpbayes.charge, uuid, text),
     dpbayes.register_dataset(regclass, double precision, double precision, text, integer),
     dpbayes.set_budget(regclass, double precision, double precision),
@@ -1112,10 +1231,11 @@ BEGIN
         'dpbayes._charge(regclass, text, text, text[], dpbayes.betad_params, text, name, text[])',
         'dpbayes._charge_any(regclass, text, text, text[], dpbayes.privacy, dpbayes.betad_params, text, name, text[])',
         'dpbayes._compute(text)', 'dpbayes._compute_begin(text)', 'dpbayes.budget(regclass)',
+        'dpbayes._compute_lock_key(dpbayes.charge)', 'dpbayes._compute_unlock(dpbayes.charge)',
         'dpbayes._may_use(regclass)', 'dpbayes._unit_partitionable(regclass, name)',
         'dpbayes._may_manage(regclass)',
         'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
-        'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name)',
+        'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name, boolean)',
         'dpbayes._binding(dpbayes.charge, uuid, text)', 'dpbayes._ledger_binding_ok(text, bytea)',
         'dpbayes.register_dataset(regclass, double precision, double precision, text, integer)',
         'dpbayes.set_budget(regclass, double precision, double precision)',
@@ -1123,6 +1243,9 @@ BEGIN
         'dpbayes._signing_key()', 'dpbayes.rotate_signing_key()', 'dpbayes.revoke_signing_key(bytea)'] LOOP
         EXECUTE format('ALTER FUNCTION %s OWNER TO %I', o, l);
     END LOOP;
+    EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._governed_linear_release(double precision, dpbayes.privacy, VARIADIC "any"), '
+                   'dpbayes._governed_logistic_release(boolean, dpbayes.privacy, VARIADIC "any"), '
+                   'dpbayes._governed_poisson_release(double precision, dpbayes.privacy, VARIADIC "any") TO %I', l);
     EXECUTE format('GRANT EXECUTE ON FUNCTION dpbayes._keygen(), dpbayes._sign(dpbayes.release, text, text, bytea), '
                    'dpbayes._sign(dpbayes.release, text, text, bytea, bytea) TO %I', l);
     -- the private keys are the ledger role's alone (0.1.0 gave the owner

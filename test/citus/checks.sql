@@ -82,7 +82,7 @@ SELECT pg_temp.same('column form (VARIADIC "any": not pushed down)',
       lower => '{-1,-1,-1}', upper => '{1,1,1}'), x1, x2, x3)::text FROM %s$$, want_pushed => false);
 SELECT p AS proto FROM proto \gset
 SELECT pg_temp.same('ldp_release of local-DP reports',
-  format($$SELECT dpbayes.ldp_release(protocol_id, report, %L::jsonb)::text FROM %%s$$, :'proto'),
+  format($$SELECT dpbayes.ldp_release(protocol_id, report, %L)::text FROM %%s$$, :'proto'),
   'rep', 'rep_local');
 SELECT CASE WHEN pg_temp.rel($$SELECT dpbayes.logistic_release(ARRAY[x1, x2, x3], y, dpbayes.privacy(epsilon => 1,
       lower => '{-1,-1,-1}', upper => '{1,1,1}'))::text FROM %s$$, 't')

@@ -29,11 +29,23 @@ CREATE TABLE visits_unit AS SELECT * FROM visits;
 SELECT create_distributed_table('visits', 'id');
 SELECT create_distributed_table('visits_by_person', 'pid');   -- unit = distribution column
 SELECT create_distributed_table('visits_unit', 'id');         -- unit elsewhere
-GRANT SELECT ON visits, visits_by_person, visits_unit TO dpbayes_ledger;
+-- the row policy (docs/governance.md §5) on a distributed dataset: 1000
+-- rows, of which 100 with a NULL response, 50 with a NaN response and 50
+-- with an infinite feature: dropped, 800 counted, as on one server
+CREATE TABLE visits_dirty AS
+SELECT i AS id, (20 + i % 70)::float8 * CASE WHEN i % 20 = 3 THEN 'Infinity'::float8 ELSE 1 END AS age,
+       CASE WHEN i % 10 = 1 THEN NULL WHEN i % 20 = 5 THEN 'NaN'::float8 ELSE 20 + (i % 40)::float8 END AS bmi
+FROM generate_series(1, 1000) i;
+CREATE TABLE visits_dirty_local AS SELECT * FROM visits_dirty;
+SELECT create_distributed_table('visits_dirty', 'id');
+GRANT SELECT ON visits, visits_by_person, visits_unit, visits_dirty, visits_dirty_local TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('visits', 10, 1e-6) IS NULL AS registered;
 SELECT dpbayes.register_dataset('visits_by_person', 1e7, 1e-6, privacy_unit => 'pid', max_rows_per_unit => 3) IS NULL;
 SELECT dpbayes.register_dataset('visits_unit', 1e7, 1e-6, privacy_unit => 'pid', max_rows_per_unit => 3) IS NULL;
-SELECT dpbayes.grant_dataset(d, 'dpb_cit_analyst') IS NULL FROM unnest('{visits,visits_by_person,visits_unit}'::text[]) d;
+SELECT dpbayes.register_dataset('visits_dirty', 1e7, 1e-6) IS NULL;
+SELECT dpbayes.register_dataset('visits_dirty_local', 1e7, 1e-6) IS NULL;
+SELECT dpbayes.grant_dataset(d, 'dpb_cit_analyst') IS NULL
+FROM unnest('{visits,visits_by_person,visits_unit,visits_dirty,visits_dirty_local}'::text[]) d;
 
 \c - cit_alice
 -- the commands the coordinator sends to the workers, as NOTICEs (their text
@@ -83,6 +95,17 @@ SELECT CASE WHEN count(*) = 2 AND bool_and(r.status = 'released' AND abs(s.value
        coalesce(string_agg(r.request_id || ' ' || r.status || ' ' || coalesce(round(s.value)::text, '-'), ', '), 'none') END
 FROM dpbayes.my_requests r LEFT JOIN LATERAL dpbayes.release_stats(r.release) s ON s.block = 'count'
 WHERE r.request_id IN ('u1', 'u2');
+CALL dpbayes.release('visits_dirty', 'linear', 'bmi', '{age}',
+     dpbayes.privacy(epsilon => 1e5, delta => 1e-7, y_bound => 100, lower => '{20}', upper => '{90}'), 'd1');
+CALL dpbayes.release('visits_dirty_local', 'linear', 'bmi', '{age}',
+     dpbayes.privacy(epsilon => 1e5, delta => 1e-7, y_bound => 100, lower => '{20}', upper => '{90}'), 'd2');
+SELECT CASE WHEN count(*) = 2 AND bool_and(r.status = 'released' AND abs(s.value - 800) < 1)
+  THEN 'ok governed: the row policy on a distributed dataset: NULL, NaN and infinite rows dropped as on one server (count ' ||
+       string_agg(round(s.value)::text, ', ' ORDER BY r.request_id) || ')'
+  ELSE 'FAILED governed: the row-policy releases d1, d2: ' ||
+       coalesce(string_agg(r.request_id || ' ' || r.status || ' ' || coalesce(round(s.value)::text, '-'), ', '), 'none') END
+FROM dpbayes.my_requests r LEFT JOIN LATERAL dpbayes.release_stats(r.release) s ON s.block = 'count'
+WHERE r.request_id IN ('d1', 'd2');
 
 \c - :su
 SELECT 'FAILED governed: ' || request_id || ' ' || status || ': ' || coalesce(error_message, '')

@@ -71,7 +71,7 @@ SELECT 'poisson', dpbayes.poisson_release(ARRAY[x1], (i % 5)::float8,
 FROM public.patients;
 INSERT INTO public.stored_release (name, r)
 SELECT 'betad logistic', dpbayes.betad_logistic(ARRAY[x1, x2], hiv,
-         dpbayes.betad(2, 'logistic', features => ARRAY['x1', 'x2'],
+         dpbayes.betad(2, 'logistic', features => ARRAY['x1', 'x2'], lower => '{0,0}', upper => '{1,1}',
                        chains => 2, warmup => 100, iterations => 100))
 FROM public.patients;
 -- LDP: simulated reports (superuser only), summed into a release, collected

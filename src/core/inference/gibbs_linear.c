@@ -27,6 +27,7 @@
  * statistics.
  */
 #include "gibbs_linear.h"
+#include "progress.h"
 
 #include "linalg.h"
 #include "xmoments.h"
@@ -671,6 +672,8 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 		int			burn = iid ? 0 : o->warmup;
 		long		total = burn + (long) o->draws * thin;
 
+		dpb_progress_chain(ci + 1, o->chains);
+		dpb_progress_run(burn, (int) total);
 		st = chain_init(&c, r, o, ci);
 		if (st != DPB_OK)
 		{
@@ -709,6 +712,7 @@ dpb_gibbs_linear_run(const dpb_release *r, const dpb_infer_opts *o,
 			c.rejected++;		/* start from the prior moments */
 		for (it = 0; st == DPB_OK && it < total; it++)
 		{
+			dpb_progress_iter((int) it);
 			if (o->interrupt && o->interrupt())
 			{
 				st = DPB_EINTR;

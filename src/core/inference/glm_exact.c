@@ -3,6 +3,7 @@
  * regression on the clipped rows themselves (NUTS on theta).
  */
 #include "glm_exact.h"
+#include "progress.h"
 
 #include "nuts.h"
 
@@ -107,6 +108,7 @@ dpb_glm_exact_run(const dpb_release *meta, const double *Z, const double *Y,
 			st = DPB_ENOMEM;
 			break;
 		}
+		dpb_progress_chain(ci + 1, o->chains);
 		for (j = 0; j < c.p; j++)
 			init[j] = 0.1 * (gsl_rng_uniform(rng) - 0.5);
 		st = dpb_nuts_run(c.p, dpb_glm_exact_logp, &c, init, &no, rng, buf, &ns);

@@ -91,6 +91,7 @@
  * scratch for the recursion, so that a transition allocates nothing.
  */
 #include "nuts.h"
+#include "progress.h"
 
 #include "linalg.h"
 
@@ -932,11 +933,13 @@ dpb_nuts_run_metric(int dim, dpb_logp_fn f, void *ctx, const double *init,
 	/* init_max_depth holds until the first metric update */
 	capped_until = win.on ? win.next + 1 : win.init;
 
+	dpb_progress_run(o->warmup, o->warmup + o->draws);
 	for (int it = 0; it < o->warmup + o->draws; it++)
 	{
 		double		accept;
 		int			depth;
 
+		dpb_progress_iter(it);
 		if (s->stop || (o->interrupt != NULL && o->interrupt()))
 		{
 			st = DPB_EINTR;

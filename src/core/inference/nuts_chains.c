@@ -3,6 +3,7 @@
  * nuts_chains.h).
  */
 #include "nuts_chains.h"
+#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ dpb_nuts_chains(const dpb_nuts_model *m, const dpb_infer_opts *o, int thin,
 			dpb_err_set(err, "out of memory", NULL);
 			break;
 		}
+		dpb_progress_chain(ci + 1, o->chains);
 		if (m->chain_start)
 			m->chain_start(m->ctx, rng);
 		for (tries = 0; tries < 100; tries++)

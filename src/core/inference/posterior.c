@@ -223,7 +223,10 @@ dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len)
  *    gradients per NUTS iteration (the fewest measured: 7 to 30), or
  *    GIBBS_STEPS_PER_ITER = 2 units per Gibbs iteration (measured with an
  *    unknown N, the default and costlier case).
- * So d <= 43 for linear and d <= 49 for logistic / Poisson regression.
+ * With an intercept that allows d <= 43 for linear regression with Gibbs-SS,
+ * d <= 46 with NUTS, d <= 49 for logistic and d <= 35 for Poisson regression
+ * (whose model also holds the y x x' block); docs/posterior.md has the table,
+ * regression test 28_analyst_ux its boundaries.
  * The estimate is a lower bound of the time; a run it lets through can take
  * several times longer, and the host's statement_timeout bounds it.
  */
@@ -439,14 +442,30 @@ dpb_posterior_run(const dpb_release *r, const dpb_infer_opts *o,
 	}
 	if (dpb_posterior_cost(r, o, &step_s, &run_s) == DPB_ERANGE)
 	{
+		const char *sname = dpb_sampler_name(dpb_posterior_sampler(r, o));
+
 		if (step_s > MAX_STEP_S)
+		{
+			/* enough digits that the estimate reads as more than the limit
+			 * ("about 0.25 s (the limit is 0.25 s)" did not) */
+			int			prec = 3;
+			char		buf[32];
+
+			for (; prec < 12; prec++)
+			{
+				snprintf(buf, sizeof(buf), "%.*g", prec, step_s);
+				if (strtod(buf, NULL) > MAX_STEP_S)
+					break;
+			}
 			dpb_err_set(err, "the model is too large to sample",
-						"One sampler step would take about %.2g s (the limit is %.2g s): %d features.",
-						step_s, MAX_STEP_S, r->d);
+						"One step of the %s sampler on %s regression with %d features would take about %s s, "
+						"more than the limit of %.2g s that keeps a cancel within a second.",
+						sname, dpb_model_name(r->model), r->d, buf, MAX_STEP_S);
+		}
 		else
 			dpb_err_set(err, "the model is too large to sample with these draws, chains and warmup",
-						"The run would take at least about %.0f s (the limit is %.0f s).",
-						run_s, MAX_RUN_S);
+						"The run of the %s sampler would take at least about %.0f s, more than the limit of %.0f s.",
+						sname, run_s, MAX_RUN_S);
 		return DPB_ERANGE;
 	}
 	e = find_sampler(r, o);

@@ -25,6 +25,17 @@
  *   logistic     x ~ N(mu, Sigma), y ~ Bernoulli(sigmoid(theta_0 + theta'x)),
  *                z_x = x + N(0, diag(sd_x^2)), z_y = RR(y) (kept w.p. rr_keep);
  *                P(y = 1 | z_x) by Gauss-Hermite quadrature: O(N (d + Q)).
+ *   gaussian_gn  x ~ N(mu, sigma^2) clipped to [a, b], z = x + N(0, tau^2):
+ *                the Gaussian-perturbed clipped scalar (scalar_gaussian
+ *                reports; the LDP paper's Lemma 3.2 with g = 1, h the
+ *                Gaussian's exponent, plus the atoms of clipping).  No
+ *                reduction: every report enters, grouped or binned within a
+ *                stated bound (dpb_ldpm_group).
+ *   proportion   x ~ Bernoulli(theta), z = x kept w.p. rr_keep (randomized
+ *                response), theta ~ Beta(beta_a, beta_b): the exact RR
+ *                likelihood, O(1) (N and the number of ones are
+ *                sufficient); with two groups, theta_a and theta_b
+ *                independent, and their difference.
  */
 #ifndef DPB_LDP_MODELS_H
 #define DPB_LDP_MODELS_H
@@ -41,10 +52,16 @@ typedef enum dpb_ldpm_model
 	DPB_LDPM_EXPONENTIAL = 2,
 	DPB_LDPM_HISTOGRAM = 3,
 	DPB_LDPM_LINEAR = 4,
-	DPB_LDPM_LOGISTIC = 5
+	DPB_LDPM_LOGISTIC = 5,
+	DPB_LDPM_GAUSSIAN_GN = 6,
+	DPB_LDPM_PROPORTION = 7
 } dpb_ldpm_model;
 
-#define DPB_LDPM_MODEL_MAX DPB_LDPM_LOGISTIC
+#define DPB_LDPM_MODEL_MAX DPB_LDPM_PROPORTION
+
+/* the scalar models whose reports are grouped or binned (dpb_ldpm_group) */
+#define DPB_LDPM_IS_SCALAR(m) \
+	((m) == DPB_LDPM_GAUSSIAN || (m) == DPB_LDPM_EXPONENTIAL || (m) == DPB_LDPM_GAUSSIAN_GN)
 
 const char *dpb_ldpm_model_name(dpb_ldpm_model m);
 
@@ -63,6 +80,15 @@ typedef struct dpb_ldpm_data
 				n_high;
 	long		n_in;
 	const double *z;
+	/* gaussian_gn: the clipping interval [a, b], the noise sd tau; every
+	 * report in z (n_in of them; n_low = n_high = 0) */
+	double		tau;
+	/* proportion: 1 or 2 groups; group g has g_n reports, g_k of them 1,
+	 * its label kept with probability g_keep (> 1/2) */
+	int			groups;
+	double		g_n[2],
+				g_k[2],
+				g_keep[2];
 	/* optional (dpb_ldpm_group): the in-range reports as n_grp terms, value
 	 * gz[k] with weight gw[k]; when gz is set the likelihood sums
 	 * gw[k] log p(gz[k]) in place of the z */
@@ -112,6 +138,9 @@ typedef struct dpb_ldpm_prior
 				noise_sd,
 				x_mean_sd,
 				tau_sd;
+	/* proportion: theta ~ Beta(beta_a, beta_b) (each group) */
+	double		beta_a,
+				beta_b;
 } dpb_ldpm_prior;
 
 void		dpb_ldpm_prior_default(const dpb_ldpm_data *dt, dpb_ldpm_prior *pr);
@@ -146,18 +175,25 @@ double		dpb_ldpm_gauss_logpdf(double z, double mu, double sigma, double a,
 								  double b, double lambda, double *dmu, double *dsigma);
 double		dpb_ldpm_exp_logpdf(double z, double rate, double b, double lambda,
 								double *drate);
+/* gaussian_gn at one report z: the density of clip(x, a, b) + N(0, tau^2),
+ * x ~ N(mu, sigma^2), with d/dmu and d/dsigma of its log */
+double		dpb_ldpm_gn_logpdf(double z, double mu, double sigma, double a, double b,
+							   double tau, double *dmu, double *dsigma);
 
 /*
  * Grouping of the scalar models' in-range reports (docs/ldp.md "Grouped and
  * binned likelihood").  With at most max_distinct distinct values, at most
  * half as many as reports: one term per value with its count (exact).
- * Otherwise equal-width bins on [a, b],
+ * Otherwise equal-width bins on [a, b] (gaussian_gn: on [min z, max z]),
  * each bin's reports replaced by their mean with weight their count; the
  * number of bins B (16, 32, ...) is the smallest with v <= tol, where for
  * every parameter value the error E = (exact) - (binned) log-likelihood
- * satisfies c - v <= E <= c:
- *   c = (lambda^2 / 2) sum_b sum_{i in b} (z_i - zbar_b)^2   (constant in theta)
- *   v = (2 lambda + lambda^2 (b - a)) max_b sum_{i in b} |z_i - zbar_b|.
+ * satisfies c - v <= E <= c (c constant in theta):
+ *   Laplace noise (gaussian, exponential), S2 = sum_b sum_{i in b} (z_i - zbar_b)^2:
+ *     c = (lambda^2 / 2) S2,
+ *     v = (2 lambda + lambda^2 (b - a)) max_b sum_{i in b} |z_i - zbar_b|;
+ *   Gaussian noise (gaussian_gn):
+ *     c = v - S2 / (2 tau^2),   v = (b - a)^2 S2 / (8 tau^4).
  * When no B < n_in / 2 meets tol (nor gives fewer terms than the distinct
  * values), the exact grouping if it has fewer terms than reports, else k =
  * 0 (use the reports).  Polls interrupt every 65536 reports (DPB_EINTR).
@@ -217,6 +253,7 @@ void		dpb_ldpm_oue_estimate(const dpb_ldpm_data *dt, int simplex, double *f);
 double		dpb_ldpm_scalar_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
 double		dpb_ldpm_hist_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
 double		dpb_ldpm_reg_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
+double		dpb_ldpm_prop_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad);
 /* theta = softmax(phi_1..phi_{K-1}, 0) */
 void		dpb_ldpm_softmax(const double *phi, int K, double *theta);
 #endif

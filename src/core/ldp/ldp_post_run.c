@@ -9,15 +9,38 @@
  *                of the additive log-ratio map is prod_k theta_k
  *   linear       (theta_0, theta_1..d, log sigma, mu_1..d, log L_jj, L_ij (i > j))
  *   logistic     (theta_0, theta_1..d, mu_1..d, log L_jj, L_ij (i > j))
+ *   gaussian_gn  (mu, log sigma)
+ *   proportion   logit theta per group (1 or 2)
  */
 #include "ldp_models.h"
 #include "nuts.h"
+#include "progress.h"
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* theta = 1 / (1 + e^{-phi}), without overflow */
+static double
+expit(double phi)
+{
+	return phi >= 0 ? 1 / (1 + exp(-phi)) : exp(phi) / (1 + exp(phi));
+}
+
+/* the proportion model's data: 1 or 2 groups of counts, keep > 1/2 */
+static int
+prop_ok(const dpb_ldpm_data *dt)
+{
+	if (dt->groups < 1 || dt->groups > 2)
+		return 0;
+	for (int g = 0; g < dt->groups; g++)
+		if (!(dt->g_keep[g] > 0.5 && dt->g_keep[g] < 1) || !(dt->g_n[g] >= 0)
+			|| !(dt->g_k[g] >= 0 && dt->g_k[g] <= dt->g_n[g]))
+			return 0;
+	return 1;
+}
 
 const char *
 dpb_ldpm_model_name(dpb_ldpm_model m)
@@ -34,6 +57,10 @@ dpb_ldpm_model_name(dpb_ldpm_model m)
 			return "linear";
 		case DPB_LDPM_LOGISTIC:
 			return "logistic";
+		case DPB_LDPM_GAUSSIAN_GN:
+			return "gaussian_gn";
+		case DPB_LDPM_PROPORTION:
+			return "proportion";
 	}
 	return "?";
 }
@@ -58,6 +85,9 @@ dpb_ldpm_prior_default(const dpb_ldpm_data *dt, dpb_ldpm_prior *pr)
 	pr->noise_sd = 1;
 	pr->x_mean_sd = 1;
 	pr->tau_sd = 1;
+	/* proportion: uniform */
+	pr->beta_a = 1;
+	pr->beta_b = 1;
 }
 
 dpb_status
@@ -65,7 +95,7 @@ dpb_ldpm_prior_check(const dpb_ldpm_prior *pr, dpb_err *err)
 {
 	const double *v[] = {&pr->mu_sd, &pr->sigma_shape, &pr->sigma_rate,
 		&pr->rate_shape, &pr->rate_rate, &pr->alpha, &pr->theta_sd,
-	&pr->noise_sd, &pr->x_mean_sd, &pr->tau_sd};
+	&pr->noise_sd, &pr->x_mean_sd, &pr->tau_sd, &pr->beta_a, &pr->beta_b};
 
 	if (!isfinite(pr->mu_mean))
 	{
@@ -89,9 +119,12 @@ dpb_ldpm_dim(const dpb_ldpm_data *dt)
 	switch (dt->model)
 	{
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			return 2;
 		case DPB_LDPM_EXPONENTIAL:
 			return 1;
+		case DPB_LDPM_PROPORTION:
+			return dt->groups;
 		case DPB_LDPM_HISTOGRAM:
 			return dt->K - 1;
 		case DPB_LDPM_LINEAR:
@@ -108,9 +141,12 @@ dpb_ldpm_nvars(const dpb_ldpm_data *dt)
 	switch (dt->model)
 	{
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			return 2;
 		case DPB_LDPM_EXPONENTIAL:
 			return 1;
+		case DPB_LDPM_PROPORTION:
+			return dt->groups == 1 ? 1 : 4;
 		case DPB_LDPM_HISTOGRAM:
 			return dt->K;
 		case DPB_LDPM_LINEAR:
@@ -130,8 +166,20 @@ dpb_ldpm_names(const dpb_ldpm_data *dt, char (*names)[DPB_VAR_NAME_LEN])
 	switch (dt->model)
 	{
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			strcpy(names[0], "mu");
 			strcpy(names[1], "sigma");
+			return;
+		case DPB_LDPM_PROPORTION:
+			if (dt->groups == 1)
+				strcpy(names[0], "theta");
+			else
+			{
+				strcpy(names[0], "theta[a]");
+				strcpy(names[1], "theta[b]");
+				strcpy(names[2], "diff");
+				strcpy(names[3], "log_odds_ratio");
+			}
 			return;
 		case DPB_LDPM_EXPONENTIAL:
 			strcpy(names[0], "rate");
@@ -165,8 +213,18 @@ dpb_ldpm_constrain(const dpb_ldpm_data *dt, const double *phi, double *out)
 	switch (dt->model)
 	{
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			out[0] = phi[0];
 			out[1] = exp(phi[1]);
+			return;
+		case DPB_LDPM_PROPORTION:
+			for (int g = 0; g < dt->groups; g++)
+				out[g] = expit(phi[g]);
+			if (dt->groups == 2)
+			{
+				out[2] = out[0] - out[1];
+				out[3] = phi[0] - phi[1];	/* log odds ratio */
+			}
 			return;
 		case DPB_LDPM_EXPONENTIAL:
 			out[0] = exp(phi[0]);
@@ -208,7 +266,10 @@ dpb_ldpm_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad)
 	{
 		case DPB_LDPM_GAUSSIAN:
 		case DPB_LDPM_EXPONENTIAL:
+		case DPB_LDPM_GAUSSIAN_GN:
 			return dpb_ldpm_scalar_loglik(dt, phi, grad);
+		case DPB_LDPM_PROPORTION:
+			return dpb_ldpm_prop_loglik(dt, phi, grad);
 		case DPB_LDPM_HISTOGRAM:
 			return dpb_ldpm_hist_loglik(dt, phi, grad);
 		case DPB_LDPM_LINEAR:
@@ -237,7 +298,19 @@ log_prior(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr, const double *phi,
 
 	switch (dt->model)
 	{
+		case DPB_LDPM_PROPORTION:
+			/* Beta(a, b) on theta times the Jacobian theta (1 - theta):
+			 * a log theta + b log(1 - theta); d/dphi = a (1 - theta) - b theta */
+			for (int j = 0; j < dt->groups; j++)
+			{
+				double		th = expit(phi[j]);
+
+				lp += -pr->beta_a * log1p(exp(-phi[j])) - pr->beta_b * log1p(exp(phi[j]));
+				g[j] += pr->beta_a * (1 - th) - pr->beta_b * th;
+			}
+			return lp;
 		case DPB_LDPM_GAUSSIAN:
+		case DPB_LDPM_GAUSSIAN_GN:
 			{
 				double		sg = exp(phi[1]);
 
@@ -338,8 +411,20 @@ init_point(const dpb_ldpm_data *dt, gsl_rng *rng, double *phi)
 
 	switch (dt->model)
 	{
+		case DPB_LDPM_PROPORTION:
+			for (int g = 0; g < dt->groups; g++)
+			{
+				double		p = dt->g_keep[g],
+							f = dt->g_n[g] > 0 ? dt->g_k[g] / dt->g_n[g] : 0.5,
+							t = (f - (1 - p)) / (2 * p - 1);
+
+				t = fmin(0.95, fmax(0.05, t));
+				phi[g] = log(t / (1 - t)) + 0.3 * gsl_ran_gaussian(rng, 1);
+			}
+			return;
 		case DPB_LDPM_GAUSSIAN:
 		case DPB_LDPM_EXPONENTIAL:
+		case DPB_LDPM_GAUSSIAN_GN:
 			{
 				double		s = dt->n_low * dt->a + dt->n_high * dt->b,
 							n = dt->n_low + dt->n_high + dt->n_in,
@@ -413,7 +498,10 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 			   *g = NULL;
 	dpb_status	st = DPB_OK;
 
-	if (dim < 1 || (dt->model >= DPB_LDPM_LINEAR && (dt->d < 1 || dt->d > DPB_LDPM_MAX_D)))
+	if (dim < 1 || ((dt->model == DPB_LDPM_LINEAR || dt->model == DPB_LDPM_LOGISTIC)
+					&& (dt->d < 1 || dt->d > DPB_LDPM_MAX_D))
+		|| (dt->model == DPB_LDPM_PROPORTION && !prop_ok(dt))
+		|| (dt->model == DPB_LDPM_GAUSSIAN_GN && !(dt->tau > 0 && isfinite(dt->tau))))
 	{
 		dpb_err_set(err, "the collected reports do not define a model", NULL);
 		return DPB_EINVAL;
@@ -424,8 +512,7 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 	/* the scalar models: one term per distinct in-range value, or per bin
 	 * within the stated bound (dpb_ldpm_group) */
 	memset(&grp, 0, sizeof(grp));
-	if ((dt->model == DPB_LDPM_GAUSSIAN || dt->model == DPB_LDPM_EXPONENTIAL)
-		&& dt->gz == NULL && o->bin_tol >= 0)
+	if (DPB_LDPM_IS_SCALAR(dt->model) && dt->gz == NULL && o->bin_tol >= 0)
 	{
 		st = dpb_ldpm_group(dt, o->bin_tol > 0 ? o->bin_tol : DPB_LDPM_BIN_TOL,
 							DPB_LDPM_GROUP_MAX_DISTINCT, o->interrupt, &grp);
@@ -471,6 +558,7 @@ dpb_ldpm_run(const dpb_ldpm_data *dt, const dpb_ldpm_prior *pr,
 			st = DPB_ENOMEM;
 			break;
 		}
+		dpb_progress_chain(c + 1, o->chains);
 		for (tries = 0; tries < 50; tries++)
 		{
 			double		lp;

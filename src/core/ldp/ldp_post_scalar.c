@@ -239,6 +239,120 @@ dpb_ldpm_gauss_logpdf(double z, double mu, double sigma, double a, double b,
 }
 
 /*
+ * Gaussian noise (gaussian_gn; the LDP paper's Lemma 3.2 set-up, digest
+ * §A3.6, with g = 1 and h the exponent of N(mu, sigma^2), plus the atoms
+ * of clipping, eq. 6).  With S = sigma^2 + tau^2,
+ *   p(z) = F(a) phi_tau(z - a) + (1 - F(b)) phi_tau(z - b)
+ *        + N(z; mu, S) [Phi(beta) - Phi(alpha)],
+ *   m = (z sigma^2 + mu tau^2) / S,  s = sigma tau / sqrt(S),
+ *   alpha = (a - m) / s,  beta = (b - m) / s
+ * (the in-range integral of N(x; mu, sigma^2) N(z - x; 0, tau^2) is the
+ * product of the marginal N(z; mu, S) and the mass of x | z ~ N(m, s^2) in
+ * (a, b)).  The derivatives: dm/dmu = tau^2 / S, dm/dsigma = 2 sigma tau^2
+ * (z - mu) / S^2, ds/dsigma = tau^3 / S^{3/2}.
+ */
+typedef struct gnpre
+{
+	double		mu,
+				sigma,
+				a,
+				b,
+				tau;
+	double		la,
+				ga_m,
+				ga_s;			/* log F(a) and its derivatives */
+	double		lb,
+				gb_m,
+				gb_s;			/* log (1 - F(b)) ... */
+	double		S,
+				s,
+				t2S,			/* tau^2 / S */
+				dsds,			/* ds/dsigma */
+				lnS;			/* log S */
+} gnpre;
+
+static void
+gnpre_init(gnpre *g, double mu, double sigma, double a, double b, double tau)
+{
+	double		x,
+				r;
+
+	g->mu = mu, g->sigma = sigma, g->a = a, g->b = b, g->tau = tau;
+	x = (a - mu) / sigma;
+	g->la = log_ndtr(x);
+	r = exp(log_npdf(x) - g->la);
+	g->ga_m = -r / sigma;
+	g->ga_s = -r * x / sigma;
+	x = (mu - b) / sigma;
+	g->lb = log_ndtr(x);
+	r = exp(log_npdf(x) - g->lb);
+	g->gb_m = r / sigma;
+	g->gb_s = -r * x / sigma;
+	g->S = sigma * sigma + tau * tau;
+	g->s = sigma * tau / sqrt(g->S);
+	g->t2S = tau * tau / g->S;
+	g->dsds = tau * tau * tau / (g->S * sqrt(g->S));
+	g->lnS = log(g->S);
+}
+
+static double
+gn_eval(const gnpre *g, double z, double *dmu, double *dsigma)
+{
+	double		tau = g->tau,
+				S = g->S,
+				da = (z - g->a) / tau,
+				db = (z - g->b) / tau,
+				u = z - g->mu,
+				m = g->mu + (u * g->sigma * g->sigma) / S,
+				dm_s = 2 * g->sigma * tau * tau * u / (S * S),
+				t[3],
+				gm[3],
+				gs[3],
+				w[3],
+				dlo,
+				dhi,
+				res;
+	npt			lo = npt_make((g->a - m) / g->s),
+				hi = npt_make((g->b - m) / g->s);
+
+	/* the atoms: F(a) phi_tau(z - a), (1 - F(b)) phi_tau(z - b) */
+	t[0] = g->la - 0.5 * da * da - log(tau);
+	gm[0] = g->ga_m;
+	gs[0] = g->ga_s;
+	t[1] = g->lb - 0.5 * db * db - log(tau);
+	gm[1] = g->gb_m;
+	gs[1] = g->gb_s;
+	/* the in-range part: N(z; mu, S) [Phi(beta) - Phi(alpha)] */
+	t[2] = -0.5 * g->lnS - 0.5 * u * u / S + log_ndtr_diff(&lo, &hi, &dlo, &dhi);
+	gm[2] = u / S - (dlo + dhi) * g->t2S / g->s;
+	gs[2] = g->sigma * (u * u / (S * S) - 1 / S)
+		+ dlo * (-dm_s / g->s - lo.x * g->dsds / g->s)
+		+ dhi * (-dm_s / g->s - hi.x * g->dsds / g->s);
+	res = lse(t, 3, w);
+	if (dmu)
+	{
+		*dmu = *dsigma = 0;
+		for (int k = 0; k < 3; k++)
+			if (w[k] > 0)
+			{
+				*dmu += w[k] * gm[k];
+				*dsigma += w[k] * gs[k];
+			}
+	}
+	return res - LOG_SQRT_2PI;
+}
+
+double
+dpb_ldpm_gn_logpdf(double z, double mu, double sigma, double a, double b, double tau,
+				   double *dmu, double *dsigma)
+{
+	gnpre		g;
+
+	gnpre_init(&g, mu, sigma, a, b, tau);
+	return gn_eval(&g, z, dmu, dsigma);
+}
+
+/*
  * log((e^{k l} - 1) / k) for l > 0 (the limit l at k = 0) and its
  * derivative in k.
  */
@@ -322,6 +436,36 @@ dpb_ldpm_scalar_loglik(const dpb_ldpm_data *dt, const double *phi, double *grad)
 				d1;
 	long		i;
 
+	if (dt->model == DPB_LDPM_GAUSSIAN_GN)
+	{
+		double		mu = phi[0],
+					sigma = exp(phi[1]);
+		gnpre		g;
+
+		if (!(sigma > 0) || !isfinite(sigma))
+			return NAN;
+		gnpre_init(&g, mu, sigma, dt->a, dt->b, dt->tau);
+		if (dt->gz)
+			for (i = 0; i < dt->n_grp; i++)
+			{
+				double		w = dt->gw[i];
+
+				ll += w * gn_eval(&g, dt->gz[i], &d0, &d1);
+				g0 += w * d0, g1 += w * d1;
+			}
+		else
+			for (i = 0; i < dt->n_in; i++)
+			{
+				ll += gn_eval(&g, dt->z[i], &d0, &d1);
+				g0 += d0, g1 += d1;
+			}
+		if (grad)
+		{
+			grad[0] = g0;
+			grad[1] = g1 * sigma;
+		}
+		return ll;
+	}
 	if (dt->model == DPB_LDPM_GAUSSIAN)
 	{
 		double		mu = phi[0],
@@ -541,10 +685,13 @@ dpb_status
 dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 			   dpb_interrupt_fn interrupt, dpb_ldpm_groups *g)
 {
+	int			gn = dt->model == DPB_LDPM_GAUSSIAN_GN;
 	double		a = dt->a,
 				W = dt->b - dt->a,
 				lam = dt->lambda,
-				slope = 2 * lam + lam * lam * W;
+				slope = 2 * lam + lam * lam * W,
+				lo = a,
+				span = W;
 	double	   *cnt = NULL,
 			   *sum = NULL,
 			   *dev = NULL,
@@ -564,7 +711,24 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 	/* exact when it at least halves the terms; else bins if they do */
 	if (r == 1 && 2 * g->k <= n)
 		return DPB_OK;
-	if (!(W > 0) || !isfinite(W) || !(lam > 0) || !(tol > 0))
+	if (gn)
+	{
+		/* Gaussian noise: every report has its own term, so the bins cover
+		 * the reports' range */
+		double		zmin = dt->z[0],
+					zmax = dt->z[0];
+
+		for (long i = 1; i < n; i++)
+		{
+			zmin = fmin(zmin, dt->z[i]);
+			zmax = fmax(zmax, dt->z[i]);
+		}
+		lo = zmin;
+		span = zmax - zmin;
+		if (!(dt->tau > 0) || !isfinite(dt->tau) || !(span > 0) || !isfinite(span))
+			W = NAN;
+	}
+	if (!(W > 0) || !isfinite(W) || (!gn && !(lam > 0)) || !(tol > 0))
 	{
 		if (r == 1 && g->k >= n)
 			dpb_ldpm_groups_free(g);
@@ -572,9 +736,10 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 	}
 	for (long B = 16; B < n / 2; B *= 2)
 	{
-		double		scale = B / W,
+		double		scale = B / span,
 					dmax = 0,
-					c = 0;
+					c = 0,
+					v;
 		long		k = 0;
 
 		cnt = calloc(B, sizeof(double));
@@ -588,7 +753,7 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 		}
 		for (long i = 0; i < n; i++)
 		{
-			long		j = bin_of(dt->z[i], a, scale, B);
+			long		j = bin_of(dt->z[i], lo, scale, B);
 
 			if (POLL(i))
 			{
@@ -608,7 +773,7 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 			}
 		for (long i = 0; i < n; i++)
 		{
-			long		j = bin_of(dt->z[i], a, scale, B);
+			long		j = bin_of(dt->z[i], lo, scale, B);
 			double		e = dt->z[i] - sum[j];
 
 			if (POLL(i))
@@ -626,7 +791,26 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 			dmax = fmax(dmax, dev[j]);
 			c += sq[j];
 		}
-		if (slope * dmax <= tol && k < n && (!g->exact || k < g->k))
+		/*
+		 * the bound (ldp_models.h).  Gaussian noise: f = log p with p =
+		 * phi_tau * P has f'' = -1/tau^2 + Var(x | z)/tau^4, and x | z
+		 * lies in [a, b], so Var(x | z) <= (b - a)^2 / 4: each bin's error
+		 * sum_i int_m^{z_i} (f'(t) - f'(m)) dt lies within (z_i - m)^2 / 2
+		 * times [-1/tau^2, -1/tau^2 + (b - a)^2 / (4 tau^4)].
+		 */
+		if (gn)
+		{
+			double		t2 = dt->tau * dt->tau;
+
+			v = W * W * c / (8 * t2 * t2);
+			c = v - 0.5 * c / t2;
+		}
+		else
+		{
+			v = slope * dmax;
+			c = 0.5 * lam * lam * c;
+		}
+		if (v <= tol && k < n && (!g->exact || k < g->k))
 		{
 			dpb_ldpm_groups_free(g);
 			g->z = malloc(sizeof(double) * k);
@@ -640,14 +824,14 @@ dpb_ldpm_group(const dpb_ldpm_data *dt, double tol, long max_distinct,
 			for (long j = 0; j < B; j++)
 				if (cnt[j] > 0)
 				{
-					g->z[k] = fmin(fmax(sum[j], dt->a), dt->b);
+					g->z[k] = gn ? sum[j] : fmin(fmax(sum[j], dt->a), dt->b);
 					g->w[k] = cnt[j];
 					k++;
 				}
 			g->k = k;
 			g->bins = B;
-			g->c = 0.5 * lam * lam * c;
-			g->v = slope * dmax;
+			g->c = c;
+			g->v = v;
 			break;
 		}
 		free(cnt), free(sum), free(dev), free(sq);

@@ -36,6 +36,7 @@ typedef struct
 {
 	const char *s;
 	const char *start;
+	const char *longnum;		/* a number of more than 63 characters */
 	int			nkeys;
 	jv			kv[JMAX_KEYS];
 } jreader;
@@ -118,7 +119,10 @@ read_num(jreader *r, double *v)
 	}
 	len = (size_t) (p - r->s);
 	if (len >= sizeof(tok))
+	{
+		r->longnum = r->s;
 		return 0;
+	}
 	memcpy(tok, r->s, len);
 	tok[len] = '\0';
 	*v = strtod(tok, &end);
@@ -233,6 +237,15 @@ read_object(jreader *r, dpb_err *err)
 		goto bad;
 	return DPB_OK;
 bad:
+	if (r->longnum != NULL)
+	{
+		/* the server and the client read the same text (a protocol cast
+		 * through jsonb may spell a small number out in full) */
+		dpb_err_set(err, "invalid protocol",
+					"The number at byte %ld has more than 63 characters: write it in exponent form, such as 2.5e-40.",
+					(long) (r->longnum - r->start));
+		return DPB_EINVAL;
+	}
 	dpb_err_set(err, "invalid protocol",
 				"The protocol is not a flat JSON object of strings, numbers, booleans and arrays of numbers (error near byte %ld).",
 				(long) (r->s - r->start));

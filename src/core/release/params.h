@@ -39,6 +39,11 @@ typedef struct dpb_params
 								 * only; 0: not released), in [0, 1) */
 	int			has_names;
 	char		names[DPB_MAX_D][DPB_NAME_LEN];
+	int			unscaled;		/* no bounds by the caller's explicit choice
+								 * (scaling "none": features already scaled
+								 * to the ball); the SQL glue refuses a
+								 * release without bounds otherwise (issue
+								 * 25).  Not part of a release. */
 } dpb_params;
 
 /* Defaults: epsilon 1, delta 1e-6, clip 1, intercept on, gaussian, box,

@@ -8,6 +8,7 @@
 #include "names.h"
 #include "sensitivity.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,31 @@ moment_lambda(const dpb_release *r, double base_main, double base_mom)
 				ratio = base_mom * (1.0 - s) / (s * base_main);
 
 	return dpb_mech_gaussian(r->p.mechanism) ? sqrt(ratio) : ratio;
+}
+
+/*
+ * Scales the moment blocks' weights by lambda.  A share x_moments so close
+ * to 0 or 1 that a weight is no longer a positive finite number cannot be
+ * calibrated: the error names x_moments (it used to surface as "noise
+ * weights must be positive and finite", about weights nobody gave).
+ */
+static dpb_status
+moment_weights(dpb_release *r, const dpb_layout *L, double lambda, dpb_err *err)
+{
+	for (int b = L->nmodel_blocks; b < L->nblocks; b++)
+	{
+		double		w = r->block_weight[b] * lambda;
+
+		if (!dpb_isfinite(w) || !(w > 0) || !(w >= DBL_MIN))
+		{
+			dpb_err_set(err, "x_moments is too extreme to calibrate",
+						"x_moments = %.3g leaves the %s so little of the budget that its noise is not representable.",
+						r->p.x_moments, r->p.x_moments < 0.5 ? "moments of the features" : "model's statistics");
+			return DPB_ERANGE;
+		}
+		r->block_weight[b] = w;
+	}
+	return DPB_OK;
 }
 
 static double
@@ -399,8 +425,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 				(st = dpb_sens_l2(&L, R, Ry, r->block_weight, &dall, err)) != DPB_OK)
 				return st;
 			lambda = moment_lambda(r, dm * dm, dall * dall - dm * dm);
-			for (b = L.nmodel_blocks; b < L.nblocks; b++)
-				r->block_weight[b] *= lambda;
+			if ((st = moment_weights(r, &L, lambda, err)) != DPB_OK)
+				return st;
 		}
 		st = dpb_sens_l2(&L, R, Ry, r->block_weight, &r->sensitivity, err);
 		if (st != DPB_OK)
@@ -428,8 +454,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 		if (L.xmoments)
 		{
 			lambda = moment_lambda(r, main, mom);
-			for (b = L.nmodel_blocks; b < L.nblocks; b++)
-				r->block_weight[b] *= lambda;
+			if ((st = moment_weights(r, &L, lambda, err)) != DPB_OK)
+				return st;
 		}
 		r->sensitivity = 0;
 		for (b = 0; b < L.nblocks; b++)

@@ -453,7 +453,7 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 		if (!positive_finite(w))
 		{
 			dpb_err_set(err, "noise weights must be positive and finite",
-						"weight %d is not", b + 1);
+						"Noise weight %d is not.", b + 1);
 			return DPB_EINVAL;
 		}
 		c[b] = 1.0 / sq(w);

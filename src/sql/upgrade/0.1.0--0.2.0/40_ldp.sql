@@ -1,0 +1,187 @@
+
+-- Local DP (issue 24, items 4 and 5).
+--  * Every path that accepts reports takes and checks their protocol id:
+--    0.1.0's id-less ldp_release(report, protocol) and ldp_collect(report,
+--    protocol) are gone (reports made under another epsilon can lie on the
+--    same grid and would pass); ldp_collect takes the id like
+--    ldp_release(protocol_id, report, protocol).
+--  * Protocols are text, the published text as given, parsed by the
+--    client's own parser: 0.1.0 took jsonb, which merges duplicated keys and
+--    respells numbers before the parser sees them, so the server accepted
+--    protocols the client refuses and the reverse.  ldp_protocol(...)
+--    returns the canonical text.
+-- Objects of the database that use the replaced functions (a CHECK
+-- constraint with ldp_check(report, '...'::jsonb), a view) would block the
+-- update: say so clearly instead of PostgreSQL's "use DROP ... CASCADE".
+DO $upd$
+DECLARE
+  users text;
+BEGIN
+  SELECT string_agg(DISTINCT pg_describe_object(d.classid, d.objid, d.objsubid), '; ')
+    INTO users
+  FROM pg_depend d
+  WHERE d.refclassid = 'pg_proc'::regclass
+    AND d.refobjid IN (
+      to_regprocedure('dpbayes.ldp_protocol(text, double precision, double precision, integer, integer, double precision[], double precision[], double precision, double precision, boolean, double precision[], double precision, double precision)'),
+      to_regprocedure('dpbayes.ldp_protocol_text(jsonb)'),
+      to_regprocedure('dpbayes.ldp_protocol_id(jsonb)'),
+      to_regprocedure('dpbayes.ldp_calibration(jsonb)'),
+      to_regprocedure('dpbayes.ldp_calibration_text(jsonb)'),
+      to_regprocedure('dpbayes.ldp_report_columns(jsonb)'),
+      to_regprocedure('dpbayes.ldp_check(double precision[], jsonb)'),
+      to_regprocedure('dpbayes.ldp_release(double precision[], jsonb)'),
+      to_regprocedure('dpbayes.ldp_release(text, double precision[], jsonb)'),
+      to_regprocedure('dpbayes.ldp_collect(double precision[], jsonb)'),
+      to_regprocedure('dpbayes_sim.randomize_raw_record_not_ldp(jsonb, double precision[])'),
+      to_regprocedure('dpbayes_sim.report_protocol_id(jsonb)')
+      )
+    AND d.deptype = 'n'
+    AND NOT EXISTS (SELECT 1 FROM pg_depend e
+                    WHERE e.classid = d.classid AND e.objid = d.objid AND e.deptype = 'e');
+  IF users IS NOT NULL THEN
+    RAISE EXCEPTION USING
+      ERRCODE = 'dependent_objects_still_exist',
+      MESSAGE = 'dpbayes 0.2.0 replaces local-DP functions that objects of this database use',
+      DETAIL = 'Local-DP protocols are text in 0.2.0 and every report comes with its protocol id; these objects use a 0.1.0 form: ' || users || '.',
+      HINT = 'Drop them, or redefine them with the 0.2.0 forms after the update (docs/upgrades.md, "Local DP in 0.2.0"), then run ALTER EXTENSION dpbayes UPDATE again.';
+  END IF;
+END
+$upd$;
+
+-- the protocol functions: text in, ldp_protocol's result text
+DROP FUNCTION dpbayes.ldp_protocol(text, double precision, double precision, integer, integer, double precision[], double precision[], double precision, double precision, boolean, double precision[], double precision, double precision);
+DROP FUNCTION dpbayes.ldp_protocol_text(jsonb);
+DROP FUNCTION dpbayes.ldp_protocol_id(jsonb);
+DROP FUNCTION dpbayes.ldp_calibration(jsonb);
+DROP FUNCTION dpbayes.ldp_calibration_text(jsonb);
+DROP FUNCTION dpbayes.ldp_report_columns(jsonb);
+DROP FUNCTION dpbayes.ldp_check(double precision[], jsonb);
+
+CREATE FUNCTION dpbayes.ldp_protocol(
+    mechanism     text,
+    epsilon       double precision,
+    delta         double precision   DEFAULT NULL,
+    d             integer            DEFAULT NULL,
+    categories    integer            DEFAULT NULL,
+    lower         double precision[] DEFAULT NULL,
+    upper         double precision[] DEFAULT NULL,
+    clip          double precision   DEFAULT NULL,
+    y_bound       double precision   DEFAULT NULL,
+    intercept     boolean            DEFAULT NULL,
+    noise_weights double precision[] DEFAULT NULL,
+    y_noise_ratio double precision   DEFAULT NULL,
+    label_share   double precision   DEFAULT NULL)
+RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_protocol_t'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_protocol(text, double precision, double precision, integer, integer, double precision[], double precision[], double precision, double precision, boolean, double precision[], double precision, double precision) IS
+  'a local-DP protocol (rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson, linear_input, logistic_input): its canonical text with its id, byte for byte what dpbayes-ldp protocol prints; NULL arguments are absent keys; scalar_* take lower and upper as one-element arrays';
+
+CREATE FUNCTION dpbayes.ldp_protocol_text(protocol text) RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_protocol_text_t'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_protocol_text(text) IS
+  'the canonical protocol text with its id: byte for byte what dpbayes-ldp protocol prints (the text to publish)';
+
+CREATE FUNCTION dpbayes.ldp_protocol_id(protocol text) RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_protocol_id_t'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_protocol_id(text) IS
+  'the protocol id: the hex SHA-256 of the canonical text (a given "id" key must match it)';
+
+CREATE FUNCTION dpbayes.ldp_calibration(protocol text) RETURNS jsonb
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_calibration_t'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_calibration(text) IS
+  'the public calibration of a protocol (noise scales, grids, keep probabilities)';
+
+CREATE FUNCTION dpbayes.ldp_calibration_text(protocol text) RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_calibration_text_t'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_calibration_text(text) IS
+  'the calibration as text: byte for byte what dpbayes-ldp calibration prints';
+
+CREATE FUNCTION dpbayes.ldp_report_columns(protocol text) RETURNS text[]
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_report_columns_t'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_report_columns(text) IS
+  'the labels of a report''s values, in order (the CLI''s CSV header after protocol_id)';
+
+CREATE FUNCTION dpbayes.ldp_check(report double precision[], protocol text) RETURNS boolean
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_check_t'
+LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_check(double precision[], text) IS
+  'ingest check for a CHECK constraint: width, no NULL, finite, on the public grid, within the plausible range; false for a NULL report';
+
+-- summing ss_* reports: the id form only, protocol text
+DROP AGGREGATE dpbayes.ldp_release(double precision[], jsonb);
+DROP AGGREGATE dpbayes.ldp_release(text, double precision[], jsonb);
+DROP FUNCTION dpbayes._ldp_release_trans(internal, double precision[], jsonb);
+DROP FUNCTION dpbayes._ldp_release_trans(internal, text, double precision[], jsonb);
+CREATE FUNCTION dpbayes._ldp_release_trans(internal, text, double precision[], text) RETURNS internal
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id_t' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+
+CREATE AGGREGATE dpbayes.ldp_release(protocol_id text, report double precision[], protocol text) (
+    SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
+    FINALFUNC = dpbayes._ldp_release_final,
+    COMBINEFUNC = dpbayes._ldp_release_combine,
+    SERIALFUNC = dpbayes._ldp_release_serialize,
+    DESERIALFUNC = dpbayes._ldp_release_deserialize,
+    PARALLEL = SAFE);
+COMMENT ON AGGREGATE dpbayes.ldp_release(text, double precision[], text) IS
+  'sums the reports of an ss_linear / ss_logistic / ss_poisson protocol into a release (mechanism ldp_gaussian) for dpbayes.posterior; no noise is added; each report''s protocol id must be the protocol''s; reports stamped insecure_test: make the release insecure';
+
+-- simulation: protocol text
+DROP FUNCTION dpbayes_sim.randomize_raw_record_not_ldp(jsonb, double precision[]);
+DROP FUNCTION dpbayes_sim.report_protocol_id(jsonb);
+CREATE FUNCTION dpbayes_sim.randomize_raw_record_not_ldp(protocol text, record double precision[])
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'dpbayes_sim_randomize_t'
+LANGUAGE C VOLATILE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpbayes_sim.randomize_raw_record_not_ldp(text, double precision[]) IS
+  'NOT LOCAL DP: one report of a raw record, randomized in the database (simulation only)';
+
+CREATE FUNCTION dpbayes_sim.report_protocol_id(protocol text) RETURNS text
+AS 'MODULE_PATHNAME', 'dpbayes_sim_report_id_t'
+LANGUAGE C STABLE CALLED ON NULL INPUT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION dpbayes_sim.report_protocol_id(text) IS
+  'the protocol id simulated reports carry: insecure_test:<id> while dpbayes.insecure_noise_seed is set';
+
+-- collecting: the id form, protocol text
+DROP AGGREGATE dpbayes.ldp_collect(double precision[], jsonb);
+DROP FUNCTION dpbayes._ldp_collect_trans(internal, double precision[], jsonb);
+CREATE FUNCTION dpbayes._ldp_collect_trans(internal, text, double precision[], text)
+RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_ldp_collect_trans_id_t' LANGUAGE C PARALLEL SAFE;
+CREATE AGGREGATE dpbayes.ldp_collect(protocol_id text, report double precision[], protocol text) (
+    SFUNC = dpbayes._ldp_collect_trans,
+    STYPE = internal,
+    FINALFUNC = dpbayes._ldp_collect_final,
+    FINALFUNC_MODIFY = READ_WRITE,
+    COMBINEFUNC = dpbayes._ldp_collect_combine,
+    SERIALFUNC = dpbayes._ldp_collect_serialize,
+    DESERIALFUNC = dpbayes._ldp_collect_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE dpbayes.ldp_collect(text, double precision[], text) IS
+  'collects local-DP reports (rr, oue, scalar_laplace, scalar_gaussian, linear_input, logistic_input) of one protocol into a compact, already-private bytea for dpbayes.ldp_posterior; each report''s protocol id must be the protocol''s, and each report is checked against the protocol; reports stamped insecure_test: mark the collection, and every inference on it warns';
+
+-- rr and scalar_gaussian reports have posteriors (issue 24, item 8): the
+-- proportion from randomized response and the comparison of two groups'
+-- proportions; the Gaussian-perturbed clipped scalar; the option bin_tol
+COMMENT ON FUNCTION dpbayes.ldp_posterior(bytea, jsonb) IS
+  'noise-aware posterior draws on collected local-DP reports: model proportion (rr), histogram (oue), gaussian or exponential (scalar_laplace), gaussian (scalar_gaussian), linear (linear_input), logistic (logistic_input); NUTS; options: model, draws, chains, warmup, seed, target_accept, max_depth, bin_tol (the binned scalar models), prior keys';
+
+CREATE FUNCTION dpbayes.ldp_posterior_compare(a bytea, b bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_compare' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior_compare(bytea, bytea, jsonb) IS
+  'posterior draws of the proportions of two groups from their collections of rr reports (exact randomized-response likelihood, independent Beta priors): theta[a], theta[b], diff = theta[a] - theta[b], log_odds_ratio; the options of dpbayes.ldp_posterior';
+
+CREATE FUNCTION dpbayes.ldp_posterior_compare_summary(a bytea, b bytea, options jsonb DEFAULT '{}')
+RETURNS TABLE (variable text, mean double precision, median double precision, sd double precision,
+               mad double precision, q5 double precision, q95 double precision, rhat double precision,
+               ess_bulk double precision, ess_tail double precision, prob_positive double precision,
+               divergences bigint)
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_compare_summary' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION dpbayes.ldp_posterior_compare_summary(bytea, bytea, jsonb) IS
+  'summary of dpbayes.ldp_posterior_compare per variable; prob_positive of diff is the posterior probability that theta[a] > theta[b]';
