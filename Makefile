@@ -13,6 +13,9 @@
 #                   works before make is installed)
 #   make uninstall  remove the installed extension files
 #   make unit       only the C unit tests of src/core (builds the LDP CLI too)
+#   make check-citus  only the Citus test: a coordinator and two workers
+#                   (test/citus.sh; builds and installs Citus when missing;
+#                   part of make check too, docs/scale-out.md)
 #   make ldp-cli    the local-DP client src/cli/dpbayes-ldp (docs/ldp-client.md;
 #                   built from the slim library alone: libcrypto and libm)
 #   make install-ldp-client  its static library, headers, CLI and pkg-config file
@@ -47,7 +50,7 @@ UNIT_LIBS = -lgsl -lopenblas -lcrypto $(MVEC_LIBS) -lm -pthread
 LDP_CLI = src/cli/dpbayes-ldp
 LDP_CLI_INSECURE = test/dpbayes-ldp-insecure
 
-.PHONY: ldp-cli libdpbayes-ldp install-ldp-client all install uninstall clean installcheck check demo playground setup unit bench deps figures
+.PHONY: ldp-cli libdpbayes-ldp install-ldp-client all install uninstall clean installcheck check check-citus demo playground setup unit bench deps figures
 
 all:
 	$(PGXS_MAKE) all
@@ -133,6 +136,9 @@ unit: test/unit_run $(LDP_CLI) $(LDP_CLI_INSECURE) $(LDP_SLIM_CHECK)
 
 check:
 	bash test/run_checks.sh
+
+check-citus:
+	bash test/citus.sh
 
 demo:
 	bash test/demo.sh

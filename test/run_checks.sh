@@ -23,7 +23,14 @@
 #                           budget refuses (scheduled before step 4, checked
 #                           last; counted as one test), then pg_dump of its
 #                           database restored into another (one more test)
-#   8. other BLAS kernels   the unit tests, then the regression tests on a
+#   8. test/citus.sh        dpbayes on a real Citus cluster (a coordinator
+#                           and two workers of their own, docs/scale-out.md):
+#                           each of its checks counts as a test.  Citus is
+#                           built from its source tarball and installed when
+#                           missing (root or sudo -n); when it cannot be
+#                           (no tarball, no root), the step is skipped with
+#                           a note and nothing is counted
+#   9. other BLAS kernels   the unit tests, then the regression tests on a
 #                           restarted cluster, under each OpenBLAS kernel of
 #                           DPBAYES_KERNELS that the CPU can run
 #                           (OPENBLAS_CORETYPE; test/blas_kernels.sh); each
@@ -50,6 +57,11 @@
 #                           isolation specs unless DPBAYES_ISOLATION=1, no
 #                           upgrade test unless DPBAYES_UPGRADE=1, no
 #                           pg_cron test unless DPBAYES_CRON=1)
+#   DPBAYES_CITUS=auto|0|1  the Citus step: auto (default) runs it when
+#                           Citus is installed or can be built, 0 skips it,
+#                           1 requires it (could not build: a failure); with
+#                           DPBAYES_REGRESS it runs only when 1.  Its other
+#                           settings: test/citus.sh
 #   DPBAYES_PGPORT, DPBAYES_PGUSER, DPBAYES_KEEP_TMP, PG_CONFIG: see
 #                           test/pgcluster.sh
 set -euo pipefail
@@ -63,6 +75,8 @@ source test/cron_job.sh
 source test/upgrade.sh
 # shellcheck source=test/governance_example.sh
 source test/governance_example.sh
+# shellcheck source=test/citus.sh
+source test/citus.sh
 
 banner() { printf '\n======== %s ========\n' "$*"; }
 
@@ -78,6 +92,7 @@ count_results() {
 }
 
 unit_status="not run"
+citus_note=""     # the Citus step's line of the summary
 status=0          # overall exit status
 reg_pass=0
 reg_fail=0
@@ -87,6 +102,7 @@ finish() {
 	banner "summary"
 	echo "unit tests:       $unit_status"
 	echo "regression tests: ${#tests[@]} scheduled (plus the isolation specs)"
+	[ -z "$citus_note" ] || echo "citus:            $citus_note"
 	echo "$reg_pass passed, $reg_fail failed"
 	exit "$status"
 }
@@ -326,6 +342,37 @@ if [ "$cron_on" = 1 ]; then
 	else
 		status=1
 		reg_fail=$((reg_fail + 1))
+	fi
+fi
+
+# ---- dpbayes on a real Citus cluster (test/citus.sh) ----
+citus_mode=${DPBAYES_CITUS:-auto}
+if [ "$citus_mode" != 0 ] && { [ -z "${DPBAYES_REGRESS:-}" ] || [ "$citus_mode" = 1 ]; }; then
+	banner "Citus: a coordinator and two workers (test/citus.sh)"
+	# its three clusters are stopped on any exit, as the main one
+	trap 'citus_stop; pgc_stop' EXIT
+	trap 'citus_stop; _pgc_on_signal INT' INT
+	trap 'citus_stop; _pgc_on_signal TERM' TERM
+	trap 'citus_stop; _pgc_on_signal HUP' HUP
+	citus_t0=$(date +%s)
+	citus_check || true
+	trap pgc_stop EXIT
+	trap '_pgc_on_signal INT' INT
+	trap '_pgc_on_signal TERM' TERM
+	trap '_pgc_on_signal HUP' HUP
+	if [ -n "$CITUS_SKIPPED" ]; then
+		if [ "$citus_mode" = 1 ]; then
+			citus_note="FAILED: could not run ($CITUS_SKIPPED)"
+			status=1
+			reg_fail=$((reg_fail + 1))
+		else
+			citus_note="skipped: $CITUS_SKIPPED (DPBAYES_CITUS=1 requires it)"
+		fi
+	else
+		citus_note="$CITUS_PASS passed, $CITUS_FAIL failed ($(($(date +%s) - citus_t0)) s)"
+		reg_pass=$((reg_pass + CITUS_PASS))
+		reg_fail=$((reg_fail + CITUS_FAIL))
+		[ "$CITUS_FAIL" -eq 0 ] || status=1
 	fi
 fi
 

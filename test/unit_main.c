@@ -28,6 +28,7 @@ unsigned long unit_seed_shift = 0;
 	X(sens_radii) \
 	X(agm) \
 	X(accum) \
+	X(rstate) \
 	X(clip) \
 	X(params) \
 	X(dnoise) \

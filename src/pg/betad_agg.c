@@ -28,6 +28,7 @@
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/primnodes.h"
 #include "utils/array.h"
@@ -50,6 +51,7 @@ typedef struct BetadState
 	int64		cap;			/* rows allocated */
 	double	   *X;				/* n x d */
 	double	   *y;
+	bool		gathered;		/* the rows come from Citus's shards */
 } BetadState;
 
 #define BSER_MAGIC 0x44504244	/* "DPBD" */
@@ -70,10 +72,43 @@ buffer_cap_bytes(void)
 	return (Size) work_mem * 1024;
 }
 
+/*
+ * Whether the aggregate reads the rows of a table distributed by Citus: a
+ * betaD draw cannot be combined from partial states (it needs all the rows
+ * of a group in one place), so Citus gathers the rows on the coordinator,
+ * and the error past work_mem says so.
+ */
+static bool
+rows_from_citus(FunctionCallInfo fcinfo)
+{
+	PlanState  *ps;
+	int			i;
+
+	if (fcinfo->context == NULL || !IsA(fcinfo->context, AggState))
+		return false;
+	ps = outerPlanState((AggState *) fcinfo->context);
+	for (i = 0; ps != NULL && i < 4; i++, ps = outerPlanState(ps))
+		if (IsA(ps, CustomScanState))
+		{
+			CustomScan *cs = (CustomScan *) ps->plan;
+
+			return cs->methods != NULL && cs->methods->CustomName != NULL &&
+				strncmp(cs->methods->CustomName, "Citus", 5) == 0;
+		}
+	return false;
+}
+
 pg_attribute_noreturn()
 static void
-too_many_rows(void)
+too_many_rows(const BetadState *s)
 {
+	if (s->gathered)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many rows for a betaD release of a distributed table"),
+				 errdetail("A betaD draw needs all the rows of a group in one place: the shards send their rows to the coordinator, which holds at most work_mem (%d kB) of them per group (8 bytes per feature and per response).",
+						   work_mem),
+				 errhint("Raise work_mem on the coordinator for this query (SET work_mem = ...), or release from a public random sample of the rows.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 			 errmsg("too many rows for a betaD release"),
@@ -90,7 +125,7 @@ reserve(BetadState *s, MemoryContext cxt, int64 more)
 				cap;
 
 	if ((double) need * (s->d + 1) * sizeof(double) > (double) buffer_cap_bytes())
-		too_many_rows();
+		too_many_rows(s);
 	if (need <= s->cap)
 		return;
 	cap = Max(need, Max(s->cap * 2, 256));
@@ -139,6 +174,7 @@ trans_state(FunctionCallInfo fcinfo, int gaussian, int p_arg, MemoryContext *agg
 	{
 		s = MemoryContextAllocZero(*aggcxt, sizeof(BetadState));
 		s->gaussian = gaussian;
+		s->gathered = rows_from_citus(fcinfo);
 	}
 	else
 		s = (BetadState *) PG_GETARG_POINTER(0);
@@ -337,7 +373,7 @@ dpbayes_betad_serialize(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("betaD serialize function called in non-aggregate context")));
 	if (sz + VARHDRSZ > MaxAllocSize)
-		too_many_rows();
+		too_many_rows(s);
 	out = palloc(VARHDRSZ + sz);
 	p = VARDATA(out);
 	SET_VARSIZE(out, VARHDRSZ + sz);

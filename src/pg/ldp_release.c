@@ -15,10 +15,12 @@
  * release insecure.
  */
 #include "ldp_pg.h"
+#include "release_state.h"
 
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 
 /* (only 8-byte aligned fields: palloc suits it) */
 typedef struct LdpSum
@@ -27,6 +29,7 @@ typedef struct LdpSum
 	int64		n;
 	bool		insecure;
 	dpb_i128   *sum;			/* lp->n sums in grid units */
+	char	   *ptext;			/* release_state: the protocol as JSON text */
 } LdpSum;
 
 #define SUM_MAGIC 0x4450424c	/* "DPBL" */
@@ -54,12 +57,14 @@ require_ss(const LdpProto *lp)
 				 errhint("The reports of the other mechanisms are collected by dpbayes.ldp_collect.")));
 }
 
-/* the transition: (state, [protocol_id,] report, protocol) */
-static Datum
-trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
+/*
+ * One report into the sums.  s is NULL on the group's first report (a new
+ * state is made in cxt); returns the state.  The internal-state aggregates
+ * (dpbayes 0.1.0) and the release_state ones share it.
+ */
+static LdpSum *
+report_row(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind, LdpSum *s, MemoryContext cxt)
 {
-	MemoryContext aggcxt;
-	LdpSum	   *s;
 	LdpProto   *lp;
 	struct varlena *raw;
 	double	   *z;
@@ -68,30 +73,39 @@ trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 				rarg = idarg + 1;
 	bool		insecure = false;
 
-	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("ldp_release transition function called in non-aggregate context")));
 	if (PG_ARGISNULL(rarg + 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("the protocol must not be null")));
 	raw = PG_DETOAST_DATUM(PG_GETARG_DATUM(rarg + 1));
-	s = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
 	if (s == NULL)
 	{
 		lp = NULL;
-		lp = dpb_pg_ldp_cached(&lp, raw, kind, aggcxt);
+		lp = dpb_pg_ldp_cached(&lp, raw, kind, cxt);
 		require_ss(lp);
-		s = sum_new(aggcxt, lp);
+		s = sum_new(cxt, lp);
 	}
 	else
 	{
 		lp = s->lp;
-		if (lp->len != VARSIZE(raw) || memcmp(lp->bytes, raw, lp->len) != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the protocol must be the same for every report of a group")));
+		if (lp->kind != kind || lp->len != VARSIZE(raw) || memcmp(lp->bytes, raw, lp->len) != 0)
+		{
+			/* a state copied from another (release_state) keeps the
+			 * protocol's parsed form: compare the protocols' ids */
+			LdpProto   *other = NULL;
+
+			other = dpb_pg_ldp_cached(&other, raw, kind, CurrentMemoryContext);
+			if (strcmp(other->p.id, lp->p.id) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the protocol must be the same for every report of a group")));
+			/* the same protocol: later rows compare these bytes */
+			lp->bytes = MemoryContextAlloc(GetMemoryChunkContext(s), VARSIZE(raw));
+			memcpy(lp->bytes, raw, VARSIZE(raw));
+			lp->len = VARSIZE(raw);
+			lp->kind = kind;
+			s->ptext = NULL;
+		}
 	}
 	if (idarg > 0)
 		dpb_pg_ldp_check_id(fcinfo, 1, lp, s->n + 1, &insecure);
@@ -112,7 +126,64 @@ trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
 		s->sum[k] += (dpb_i128) (int64) ldexp(z[k], -lp->gexp[k]);	/* exact: |.| <= 2^53 */
 	s->n++;
 	s->insecure |= insecure;
-	PG_RETURN_POINTER(s);
+	return s;
+}
+
+static Datum
+trans(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release transition function called in non-aggregate context")));
+	PG_RETURN_POINTER(report_row(fcinfo, idarg, kind,
+								 PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0),
+								 aggcxt));
+}
+
+/* the release_state aggregates (release_state.h): the same sums in an
+ * expanded object */
+static Datum
+trans_s(FunctionCallInfo fcinfo, int idarg, LdpArgKind kind)
+{
+	MemoryContext aggcxt;
+	DpbState   *e;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("ldp_release transition function called in non-aggregate context")));
+	if (PG_ARGISNULL(0))
+		e = dpb_state_new(aggcxt, DPB_STATE_KIND_LDP);
+	else
+		e = dpb_state_update(PG_GETARG_DATUM(0), DPB_STATE_KIND_LDP, aggcxt);
+	e->s = report_row(fcinfo, idarg, kind, e->s, e->hdr.eoh_context);
+	PG_RETURN_DATUM(dpb_state_datum(e));
+}
+
+/* the release_state forms: (protocol_id, report, protocol text) is 0.2.0's
+ * SQL; the jsonb forms stay callable */
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_s);
+Datum
+dpbayes_ldp_release_trans_s(PG_FUNCTION_ARGS)
+{
+	return trans_s(fcinfo, 0, LDP_ARG_JSONB);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_s);
+Datum
+dpbayes_ldp_release_trans_id_s(PG_FUNCTION_ARGS)
+{
+	return trans_s(fcinfo, 1, LDP_ARG_JSONB);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_ts);
+Datum
+dpbayes_ldp_release_trans_id_ts(PG_FUNCTION_ARGS)
+{
+	return trans_s(fcinfo, 1, LDP_ARG_TEXT);
 }
 
 /* 0.1.0: (report, protocol jsonb), without an id: no longer in 0.2.0's SQL */
@@ -131,7 +202,7 @@ dpbayes_ldp_release_trans_id(PG_FUNCTION_ARGS)
 	return trans(fcinfo, 1, LDP_ARG_JSONB);
 }
 
-/* 0.2.0: (protocol_id, report, protocol text) */
+/* 0.2.0 internal-state form: (protocol_id, report, protocol text) */
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_trans_id_t);
 Datum
 dpbayes_ldp_release_trans_id_t(PG_FUNCTION_ARGS)
@@ -272,11 +343,26 @@ corrupt:
 	PG_RETURN_NULL();
 }
 
+static Datum ldp_final_of(FunctionCallInfo fcinfo, LdpSum *s);
+
 PG_FUNCTION_INFO_V1(dpbayes_ldp_release_final);
 Datum
 dpbayes_ldp_release_final(PG_FUNCTION_ARGS)
 {
-	LdpSum	   *s = PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0);
+	return ldp_final_of(fcinfo, PG_ARGISNULL(0) ? NULL : (LdpSum *) PG_GETARG_POINTER(0));
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_ldp_release_final_s);
+Datum
+dpbayes_ldp_release_final_s(PG_FUNCTION_ARGS)
+{
+	return ldp_final_of(fcinfo, PG_ARGISNULL(0) ? NULL :
+						dpb_state_read(PG_GETARG_DATUM(0), DPB_STATE_KIND_LDP)->s);
+}
+
+static Datum
+ldp_final_of(FunctionCallInfo fcinfo, LdpSum *s)
+{
 	dpb_release r;
 	dpb_err		err;
 	dpb_status	st;
@@ -304,4 +390,177 @@ dpbayes_ldp_release_final(PG_FUNCTION_ARGS)
 		(st = dpb_release_validate(&r, &err)) != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+}
+
+/* ---- the hooks of dpbayes.release_state (release_state.h), kind LDP ----
+ *
+ * Body after the header (magic, version, kind): u8 flags (1: insecure), u8
+ * reserved, u64 n, u32 length of the protocol's JSON text, u32 number of
+ * sums, the text, the sums (16-byte two's complement each, grid units).
+ * The protocol is public and the reports are already private: nothing here
+ * is an exact statistic of the rows.
+ */
+#define LDP_FIXED (DPB_STATE_HDR + 2 + 8 + 4 + 4)
+
+static const char *
+ldp_ptext(LdpSum *s)
+{
+	if (s->ptext == NULL)
+	{
+		char	   *t = dpb_pg_ldp_raw_text((struct varlena *) s->lp->bytes, s->lp->kind);
+
+		s->ptext = MemoryContextStrdup(GetMemoryChunkContext(s), t);
+	}
+	return s->ptext;
+}
+
+static void
+put_le(unsigned char *p, uint64 v, int nbytes)
+{
+	int			i;
+
+	for (i = 0; i < nbytes; i++)
+		p[i] = (unsigned char) (v >> (8 * i));
+}
+
+static uint64
+get_le(const unsigned char *p, int nbytes)
+{
+	uint64		v = 0;
+	int			i;
+
+	for (i = 0; i < nbytes; i++)
+		v |= (uint64) p[i] << (8 * i);
+	return v;
+}
+
+Size
+dpb_ldp_state_size(void *ps)
+{
+	LdpSum	   *s = ps;
+
+	return LDP_FIXED + strlen(ldp_ptext(s)) + 16 * (Size) s->lp->n;
+}
+
+void
+dpb_ldp_state_pack(void *ps, unsigned char *buf)
+{
+	LdpSum	   *s = ps;
+	const char *t = ldp_ptext(s);
+	size_t		tl = strlen(t);
+	unsigned char *q = buf;
+	int			k;
+
+	memcpy(q, DPB_STATE_MAGIC, 4);
+	q[4] = DPB_STATE_VERSION;
+	q[5] = DPB_STATE_KIND_LDP;
+	q[6] = s->insecure ? 1 : 0;
+	q[7] = 0;
+	put_le(q + 8, (uint64) s->n, 8);
+	put_le(q + 16, (uint64) tl, 4);
+	put_le(q + 20, (uint64) s->lp->n, 4);
+	q += LDP_FIXED;
+	memcpy(q, t, tl);
+	q += tl;
+	for (k = 0; k < s->lp->n; k++, q += 16)
+		dpb_state_put_i128(q, s->sum[k]);
+}
+
+pg_attribute_noreturn()
+static void
+ldp_state_corrupt(int code, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("invalid release aggregate state"),
+			 errdetail("%s", detail)));
+	pg_unreachable();
+}
+
+void *
+dpb_ldp_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, int code)
+{
+	uint64		n,
+				tl,
+				ns;
+	char	   *t;
+	struct varlena *raw;
+	LdpProto   *lp = NULL;
+	LdpSum	   *s;
+	MemoryContext old;
+	int			k;
+
+	if (len < LDP_FIXED || buf[6] > 1 || buf[7] != 0)
+		ldp_state_corrupt(code, "The state's header is malformed or truncated.");
+	n = get_le(buf + 8, 8);
+	tl = get_le(buf + 16, 4);
+	ns = get_le(buf + 20, 4);
+	if (n < 1 || n > (uint64) DPB_STATE_MAX_N)
+		ldp_state_corrupt(code, "The state's number of reports is out of range.");
+	if (ns < 1 || ns > 100000 || tl > len || len - LDP_FIXED != tl + 16 * ns)
+		ldp_state_corrupt(code, "The state's length does not match its sums.");
+	t = palloc(tl + 1);
+	memcpy(t, buf + LDP_FIXED, tl);
+	t[tl] = '\0';
+	if (memchr(t, '\0', tl) != NULL)
+		ldp_state_corrupt(code, "The state's protocol is not text.");
+	old = MemoryContextSwitchTo(cxt);
+	raw = (struct varlena *) cstring_to_text_with_len(t, (int) tl);
+	lp = dpb_pg_ldp_cached(&lp, raw, LDP_ARG_TEXT, cxt);
+	MemoryContextSwitchTo(old);
+	require_ss(lp);
+	if ((uint64) lp->n != ns)
+		ldp_state_corrupt(code, "The state's number of sums does not match its protocol.");
+	s = sum_new(cxt, lp);
+	s->n = (int64) n;
+	s->insecure = buf[6] == 1;
+	for (k = 0; k < lp->n; k++)
+	{
+		dpb_i128	v = dpb_state_get_i128(buf + LDP_FIXED + tl + 16 * (Size) k);
+
+		/* each report is below 2^53 grid units */
+		if (v > (dpb_i128) n << 53 || v < -((dpb_i128) n << 53))
+			ldp_state_corrupt(code, "A sum of the state is not a sum of that many reports.");
+		s->sum[k] = v;
+	}
+	return s;
+}
+
+void
+dpb_ldp_state_merge(void *pa, void *pb)
+{
+	LdpSum	   *a = pa,
+			   *b = pb;
+	int			k;
+
+	if (strcmp(a->lp->p.id, b->lp->p.id) != 0 || a->lp->n != b->lp->n)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the protocol must be the same for every report of a group")));
+	if (a->n > DPB_STATE_MAX_N - b->n)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many reports for one release"),
+				 errdetail("A release sums at most 2^38 reports.")));
+	for (k = 0; k < a->lp->n; k++)
+		a->sum[k] += b->sum[k];
+	a->n += b->n;
+	a->insecure |= b->insecure;
+}
+
+void *
+dpb_ldp_state_copy(void *pb, MemoryContext cxt)
+{
+	LdpSum	   *b = pb,
+			   *c;
+	LdpProto   *lp = NULL;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	lp = dpb_pg_ldp_cached(&lp, (struct varlena *) b->lp->bytes, b->lp->kind, cxt);
+	MemoryContextSwitchTo(old);
+	c = sum_new(cxt, lp);
+	c->n = b->n;
+	c->insecure = b->insecure;
+	memcpy(c->sum, b->sum, sizeof(dpb_i128) * lp->n);
+	return c;
 }

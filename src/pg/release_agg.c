@@ -24,6 +24,7 @@
  */
 #include "dpbayes_pg.h"
 #include "release_agg.h"
+#include "release_state.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
@@ -31,6 +32,7 @@
 #include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 
 #include "accum.h"
 #include "clip.h"
@@ -152,7 +154,22 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 		Aggref	   *ag = AggGetAggref(fcinfo);
 		bool		cols;
 
-		dpb_pg_params_from_datum(pd, &s->params);
+		if (s->d > 0)
+		{
+			/* a state copied from another (release_state): same
+			 * parameters */
+			dpb_params	other;
+
+			dpb_pg_params_from_datum(pd, &other);
+			if (other.d == 0)
+				other.d = s->params.d;
+			if (memcmp(&other, &s->params, sizeof(other)) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("privacy parameters must be the same for every row of a group")));
+		}
+		else
+			dpb_pg_params_from_datum(pd, &s->params);
 		s->p_copy = MemoryContextAlloc(cxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
@@ -312,12 +329,10 @@ dpb_rel_add(RelState *s, const double *x, double y)
 	s->n++;
 }
 
-/* the array form: (x float8[], y, p) */
-static Datum
-release_trans(FunctionCallInfo fcinfo, dpb_model model)
+/* one row of the array form (x float8[], y, p) into s (memory of cxt) */
+static void
+array_row(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, dpb_model model)
 {
-	MemoryContext aggcxt;
-	RelState   *s = dpb_rel_trans_state(fcinfo, model, 3, &aggcxt);
 	double	   *x;
 	double		y;
 	int			d;
@@ -328,12 +343,83 @@ release_trans(FunctionCallInfo fcinfo, dpb_model model)
 		dpb_rel_null_error("response");
 	d = dpb_rel_feature_array(PG_GETARG_ARRAYTYPE_P(1), &x);
 	if (s->d == 0)
-		state_setup(s, aggcxt, d);
+		state_setup(s, cxt, d);
 	else if (d != s->d)
 		dpb_rel_d_error(s->d, d);
 	y = dpb_rel_response(fcinfo, model, 2);
 	dpb_rel_add(s, x, y);
+}
+
+/* the array form with the internal state (nonprivate_linear_stats, and the
+ * release aggregates of dpbayes 0.1.0) */
+static Datum
+release_trans(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	RelState   *s = dpb_rel_trans_state(fcinfo, model, 3, &aggcxt);
+
+	array_row(fcinfo, s, aggcxt, model);
 	PG_RETURN_POINTER(s);
+}
+
+/*
+ * The array form with the state dpbayes.release_state (release_state.h):
+ * the same RelState, inside an expanded object that the aggregate updates
+ * in place; it is flattened only when it leaves the aggregate (a parallel
+ * worker's partial result, Citus's worker_partial_agg).
+ */
+static Datum
+release_trans_s(FunctionCallInfo fcinfo, dpb_model model)
+{
+	MemoryContext aggcxt;
+	DpbState   *e;
+	RelState   *s;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("release transition function called in non-aggregate context")));
+	if (PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("privacy parameters must not be null"),
+				 errhint("Pass dpbayes.privacy(epsilon => ..., ...).")));
+	if (PG_ARGISNULL(0))
+	{
+		e = dpb_state_new(aggcxt, DPB_STATE_KIND_STATS);
+		e->s = state_new(e->hdr.eoh_context, model);
+	}
+	else
+		e = dpb_state_update(PG_GETARG_DATUM(0), DPB_STATE_KIND_STATS, aggcxt);
+	s = e->s;
+	if (s->model != model)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the release aggregate state is of another model")));
+	check_params(fcinfo, s, e->hdr.eoh_context, PG_GETARG_DATUM(3));
+	array_row(fcinfo, s, e->hdr.eoh_context, model);
+	PG_RETURN_DATUM(dpb_state_datum(e));
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_linear_trans_s);
+Datum
+dpbayes_linear_trans_s(PG_FUNCTION_ARGS)
+{
+	return release_trans_s(fcinfo, DPB_MODEL_LINEAR);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_logistic_trans_s);
+Datum
+dpbayes_logistic_trans_s(PG_FUNCTION_ARGS)
+{
+	return release_trans_s(fcinfo, DPB_MODEL_LOGISTIC);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_poisson_trans_s);
+Datum
+dpbayes_poisson_trans_s(PG_FUNCTION_ARGS)
+{
+	return release_trans_s(fcinfo, DPB_MODEL_POISSON);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_linear_trans);
@@ -402,6 +488,88 @@ dpbayes_release_combine(PG_FUNCTION_ARGS)
 	dpb_acc_merge(&a->acc, &b->acc);
 	a->n += b->n;
 	PG_RETURN_POINTER(a);
+}
+
+/* ---- the hooks of dpbayes.release_state (release_state.h) ---- */
+
+Size
+dpb_rel_state_size(void *ps)
+{
+	RelState   *s = ps;
+
+	return dpb_state_stats_size(s->model, &s->params, s->d);
+}
+
+void
+dpb_rel_state_pack(void *ps, unsigned char *buf)
+{
+	RelState   *s = ps;
+
+	dpb_state_stats_pack(s->model, &s->params, s->d, s->n, &s->acc, buf);
+}
+
+void *
+dpb_rel_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, int code)
+{
+	dpb_model	model;
+	dpb_params	p;
+	int			d;
+	int64_t		n;
+	const unsigned char *totals;
+	dpb_err		err;
+	RelState   *s;
+
+	dpb_status	st;
+
+	memset(&err, 0, sizeof(err));
+	st = dpb_state_stats_unpack(buf, len, &model, &p, &d, &n, &totals, &err);
+	if (st == DPB_ECORRUPT)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg_internal("%s", err.msg),
+				 err.detail[0] ? errdetail_internal("%s", err.detail) : 0));
+	if (st != DPB_OK)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("invalid release aggregate state"),
+				 errdetail("The state's parameters are not valid parameters of a release (%s).",
+						   err.msg)));
+	s = state_new(cxt, model);
+	s->params = p;
+	state_setup(s, cxt, d);
+	s->n = n;
+	if (dpb_state_load_totals(&s->acc, totals, n, &err) != DPB_OK)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("invalid release aggregate state"),
+				 errdetail_internal("%s", err.detail)));
+	return s;
+}
+
+void
+dpb_rel_state_merge(void *pa, void *pb)
+{
+	RelState   *a = pa,
+			   *b = pb;
+
+	if (a->model != b->model || a->d != b->d ||
+		memcmp(&a->params, &b->params, sizeof(dpb_params)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("privacy parameters must be the same for every row of a group")));
+	if (a->n > DPB_STATE_MAX_N - b->n)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many rows for one release"),
+				 errdetail("A release sums at most 2^38 rows.")));
+	dpb_acc_merge(&a->acc, &b->acc);
+	a->n += b->n;
+}
+
+void *
+dpb_rel_state_copy(void *pb, MemoryContext cxt)
+{
+	return state_copy(cxt, (RelState *) pb);
 }
 
 /* serialized: magic u32 | model i32 | d i32 | nbytes i32 | n i64 |
@@ -504,6 +672,15 @@ empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot release an empty group in this context")));
 	te = privacy_arg(ag, &cols);
+	/* finalized by another aggregate (Citus's coord_combine_agg combines
+	 * the shards' states and then calls the final function): the call's
+	 * own arguments are not there */
+	if (!type_is_rowtype(exprType((Node *) te->expr)))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot release an empty group of a distributed table"),
+				 errdetail("No shard has a row of the group, and the coordinator that combines the shards' partial states does not see the privacy parameters of the call."),
+				 errhint("Release only groups that have rows, or release an empty group from a local table.")));
 	if (!IsA(te->expr, Const) || ((Const *) te->expr)->constisnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -522,9 +699,8 @@ empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
 }
 
 static Datum
-release_final(FunctionCallInfo fcinfo, dpb_model model)
+release_final_of(FunctionCallInfo fcinfo, dpb_model model, RelState *s)
 {
-	RelState   *s = PG_ARGISNULL(0) ? NULL : (RelState *) PG_GETARG_POINTER(0);
 	dpb_release r;
 	dpb_err		err;
 	dpb_status	st;
@@ -588,6 +764,51 @@ release_final(FunctionCallInfo fcinfo, dpb_model model)
 				 errhint("Use a larger epsilon, or smaller clip and y_bound, so that the noisy statistics stay within double precision.")));
 	}
 	PG_RETURN_DATUM(dpb_pg_release_to_datum(&r));
+}
+
+static Datum
+release_final(FunctionCallInfo fcinfo, dpb_model model)
+{
+	return release_final_of(fcinfo, model,
+							PG_ARGISNULL(0) ? NULL : (RelState *) PG_GETARG_POINTER(0));
+}
+
+/* the final functions of the release_state aggregates */
+static Datum
+release_final_s(FunctionCallInfo fcinfo, dpb_model model)
+{
+	RelState   *s = NULL;
+
+	if (!PG_ARGISNULL(0))
+	{
+		s = dpb_state_read(PG_GETARG_DATUM(0), DPB_STATE_KIND_STATS)->s;
+		if (s->model != model)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the release aggregate state is of another model")));
+	}
+	return release_final_of(fcinfo, model, s);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_linear_final_s);
+Datum
+dpbayes_linear_final_s(PG_FUNCTION_ARGS)
+{
+	return release_final_s(fcinfo, DPB_MODEL_LINEAR);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_logistic_final_s);
+Datum
+dpbayes_logistic_final_s(PG_FUNCTION_ARGS)
+{
+	return release_final_s(fcinfo, DPB_MODEL_LOGISTIC);
+}
+
+PG_FUNCTION_INFO_V1(dpbayes_poisson_final_s);
+Datum
+dpbayes_poisson_final_s(PG_FUNCTION_ARGS)
+{
+	return release_final_s(fcinfo, DPB_MODEL_POISSON);
 }
 
 PG_FUNCTION_INFO_V1(dpbayes_linear_final);

@@ -87,8 +87,51 @@ COMMENT ON FUNCTION dpbayes.release_stats(dpbayes.release) IS
   'the noisy statistics of a release, one row per entry, with the standard deviation of their noise';
 
 -- ---------------------------------------------------------------------------
+-- The partial state of the release aggregates (array form, ldp_release):
+-- a non-internal type, so that Citus pushes the aggregates down to the
+-- shards (worker_partial_agg) and combines their states on the coordinator
+-- (coord_combine_agg), where the final function adds the noise once
+-- (docs/scale-out.md).  In memory it is the internal state's accumulator,
+-- updated in place; it is flattened only when it leaves the aggregate.
+-- NOT PRIVATE: a state holds the exact statistics of the rows that made it
+-- (docs/privacy.md §16).  Text form: \x and the hex digits of its portable,
+-- versioned binary form (src/core/release/rstate.h), validated on input.
+-- ---------------------------------------------------------------------------
+
+CREATE TYPE dpbayes.release_state;
+
+CREATE FUNCTION dpbayes.release_state_in(cstring) RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_release_state_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpbayes.release_state_out(dpbayes.release_state) RETURNS cstring
+AS 'MODULE_PATHNAME', 'dpbayes_release_state_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpbayes.release_state_recv(internal) RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_release_state_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION dpbayes.release_state_send(dpbayes.release_state) RETURNS bytea
+AS 'MODULE_PATHNAME', 'dpbayes_release_state_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE dpbayes.release_state (
+    INPUT = dpbayes.release_state_in,
+    OUTPUT = dpbayes.release_state_out,
+    RECEIVE = dpbayes.release_state_recv,
+    SEND = dpbayes.release_state_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE dpbayes.release_state IS
+  'NOT PRIVATE: the partial state of a release aggregate (exact sums of the rows that made it, with the public parameters); shards send it to the coordinator, which combines the states and adds the noise once';
+
+CREATE FUNCTION dpbayes._release_state_combine(dpbayes.release_state, dpbayes.release_state)
+RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_release_state_combine' LANGUAGE C PARALLEL SAFE;
+
+-- ---------------------------------------------------------------------------
 -- Release aggregates
 -- ---------------------------------------------------------------------------
+
+-- The array form: state dpbayes.release_state (pushed down by Citus).  The
+-- column form below keeps the internal state: Citus cannot ship the
+-- arguments of a VARIADIC "any" aggregate, so it gathers the rows either
+-- way, and the internal state is what PostgreSQL runs fastest in parallel.
 
 CREATE FUNCTION dpbayes._release_combine(internal, internal) RETURNS internal
 AS 'MODULE_PATHNAME', 'dpbayes_release_combine' LANGUAGE C PARALLEL SAFE;
@@ -101,45 +144,51 @@ CREATE FUNCTION dpbayes._linear_trans(internal, double precision[], double preci
 RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_linear_trans' LANGUAGE C PARALLEL SAFE;
 CREATE FUNCTION dpbayes._linear_final(internal) RETURNS dpbayes.release
 AS 'MODULE_PATHNAME', 'dpbayes_linear_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpbayes._logistic_final(internal) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_logistic_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpbayes._poisson_final(internal) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_poisson_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+
+CREATE FUNCTION dpbayes._linear_state_trans(dpbayes.release_state, double precision[],
+    double precision, dpbayes.privacy) RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_linear_trans_s' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._linear_state_final(dpbayes.release_state) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_linear_final_s' LANGUAGE C VOLATILE PARALLEL SAFE;
 CREATE AGGREGATE dpbayes.linear_release(double precision[], double precision, dpbayes.privacy) (
-    SFUNC = dpbayes._linear_trans,
-    STYPE = internal,
-    FINALFUNC = dpbayes._linear_final,
-    COMBINEFUNC = dpbayes._release_combine,
-    SERIALFUNC = dpbayes._release_serialize,
-    DESERIALFUNC = dpbayes._release_deserialize,
+    SFUNC = dpbayes._linear_state_trans,
+    STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._linear_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpbayes.linear_release(double precision[], double precision, dpbayes.privacy) IS
   'private release of the sufficient statistics of linear regression (sum x, x x^T, y x, y, y^2)';
 
-CREATE FUNCTION dpbayes._logistic_trans(internal, double precision[], boolean, dpbayes.privacy)
-RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_logistic_trans' LANGUAGE C PARALLEL SAFE;
-CREATE FUNCTION dpbayes._logistic_final(internal) RETURNS dpbayes.release
-AS 'MODULE_PATHNAME', 'dpbayes_logistic_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpbayes._logistic_state_trans(dpbayes.release_state, double precision[],
+    boolean, dpbayes.privacy) RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_logistic_trans_s' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._logistic_state_final(dpbayes.release_state) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_logistic_final_s' LANGUAGE C VOLATILE PARALLEL SAFE;
 CREATE AGGREGATE dpbayes.logistic_release(double precision[], boolean, dpbayes.privacy) (
-    SFUNC = dpbayes._logistic_trans,
-    STYPE = internal,
-    FINALFUNC = dpbayes._logistic_final,
-    COMBINEFUNC = dpbayes._release_combine,
-    SERIALFUNC = dpbayes._release_serialize,
-    DESERIALFUNC = dpbayes._release_deserialize,
+    SFUNC = dpbayes._logistic_state_trans,
+    STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._logistic_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpbayes.logistic_release(double precision[], boolean, dpbayes.privacy) IS
   'private release of the degree-2 approximate sufficient statistics of logistic regression (sum y x, x x^T)';
 
-CREATE FUNCTION dpbayes._poisson_trans(internal, double precision[], double precision, dpbayes.privacy)
-RETURNS internal AS 'MODULE_PATHNAME', 'dpbayes_poisson_trans' LANGUAGE C PARALLEL SAFE;
-CREATE FUNCTION dpbayes._poisson_final(internal) RETURNS dpbayes.release
-AS 'MODULE_PATHNAME', 'dpbayes_poisson_final' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION dpbayes._poisson_state_trans(dpbayes.release_state, double precision[],
+    double precision, dpbayes.privacy) RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_poisson_trans_s' LANGUAGE C PARALLEL SAFE;
+CREATE FUNCTION dpbayes._poisson_state_final(dpbayes.release_state) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_poisson_final_s' LANGUAGE C VOLATILE PARALLEL SAFE;
 CREATE AGGREGATE dpbayes.poisson_release(double precision[], double precision, dpbayes.privacy) (
-    SFUNC = dpbayes._poisson_trans,
-    STYPE = internal,
-    FINALFUNC = dpbayes._poisson_final,
-    COMBINEFUNC = dpbayes._release_combine,
-    SERIALFUNC = dpbayes._release_serialize,
-    DESERIALFUNC = dpbayes._release_deserialize,
+    SFUNC = dpbayes._poisson_state_trans,
+    STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._poisson_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE dpbayes.poisson_release(double precision[], double precision, dpbayes.privacy) IS
@@ -148,8 +197,10 @@ COMMENT ON AGGREGATE dpbayes.poisson_release(double precision[], double precisio
 -- ---------------------------------------------------------------------------
 -- Release aggregates, column form: the features as separate arguments
 -- (double precision, real, smallint, integer, bigint or numeric), so that no
--- array is built per row; same state, support and final functions, same
--- results as the array form.  VARIADIC ARRAY[...] passes one array.
+-- array is built per row; the same results as the array form, bit for bit,
+-- from the same accumulator (here in the internal state, whose combine,
+-- serialization and final functions parallel plans use).  VARIADIC
+-- ARRAY[...] passes one array.
 -- ---------------------------------------------------------------------------
 
 CREATE FUNCTION dpbayes._linear_cols_trans(internal, double precision, dpbayes.privacy, VARIADIC "any")

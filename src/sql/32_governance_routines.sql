@@ -771,7 +771,8 @@ COMMENT ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.betad_
 -- pg_strong_random (dpbayes._strong_random_key).  With group keys materialized: computed once, whatever
 -- plan reads it.  Columns __dpb_c0 (the response), __dpb_c1.. (features),
 -- __dpb_group (the group column as text).
-CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name) RETURNS text
+CREATE OR REPLACE FUNCTION dpbayes._source(g dpbayes.charge, unit name,
+                                           policy_in_sql boolean DEFAULT false) RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
@@ -785,7 +786,9 @@ DECLARE
     -- without a unit, linear, logistic and poisson rows go to the governed
     -- aggregates as they are (numeric responses converted): the aggregate
     -- drops the unusable ones itself, at no cost (release_cols.c)
-    in_agg boolean := unit IS NULL AND g.betad IS NULL;
+    -- (policy_in_sql: the row policy in SQL all the same, for the array form
+    -- of a distributed table, _compute)
+    in_agg boolean := unit IS NULL AND g.betad IS NULL AND NOT coalesce(policy_in_sql, false);
 BEGIN
     FOREACH f IN ARRAY g.response || g.features LOOP
         SELECT a.atttypid::regtype INTO t FROM pg_attribute a
@@ -826,7 +829,7 @@ BEGIN
                   '(PARTITION BY c.__dpb_unit ORDER BY dpbayes._strong_random_key()) AS __dpb_rn '
                   'FROM (%s) c) b WHERE b.__dpb_rn OPERATOR(pg_catalog.<=) %s', inner_q, g.unit_rows);
 END $$;
-COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name) IS
+COMMENT ON FUNCTION dpbayes._source(dpbayes.charge, name, boolean) IS
   'internal: the query of the rows a governed release reads: the row policy, then at most k rows of each privacy unit chosen with strong random bits';
 
 -- The binding of a governed release's signature: the canonical text of what
@@ -971,6 +974,11 @@ DECLARE
     k_key text;
     keys text[];
     rels dpbayes.release[];
+    dist boolean := false;
+    pushed dpbayes.release;
+    emsg text;
+    empty_q text;
+    gkey text;
 BEGIN
     SELECT * INTO g FROM dpbayes.charge c
     WHERE c.requested_by = session_user AND c.request_id = _compute.request_id FOR UPDATE;
@@ -1001,7 +1009,64 @@ BEGIN
                            ELSE 'dpbayes.%s(s.__dpb_c0, $3, %s)' END, g.model,
                       (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
                        FROM generate_series(1, cardinality(g.features)) i));
-        IF g.group_by IS NULL THEN
+        -- a table distributed by Citus (docs/scale-out.md), without a privacy
+        -- unit: the array form, which Citus pushes down (each shard's exact
+        -- sums, combined and made noisy once on the coordinator), over the
+        -- source with the row policy applied in SQL (_source's third
+        -- argument: the governed column form, which drops unusable rows
+        -- itself, is not pushed down); the same rows as the column form.  With public
+        -- group keys, one release per key: the keys that have rows grouped on
+        -- the shards (GROUP BY, pushed down), each other key the release of an
+        -- empty group (noise alone), made here, as for a table without rows:
+        -- the coordinator that combines the shards never sees the parameters
+        -- of a group without rows.
+        IF g.betad IS NULL AND ds.privacy_unit IS NULL
+           AND pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+            EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition p '
+                    'WHERE p.logicalrelid OPERATOR(pg_catalog.=) $1)' INTO dist USING g.relation;
+        END IF;
+        IF dist THEN
+            agg := format('dpbayes.%s_release(ARRAY[%s]::pg_catalog.float8[], s.__dpb_c0, $1)', g.model,
+                          (SELECT string_agg(format('s.__dpb_c%s', i), ', ' ORDER BY i)
+                           FROM generate_series(1, cardinality(g.features)) i));
+            empty_q := format('SELECT %s FROM (SELECT NULL::%s AS __dpb_c0, %s) s WHERE false', agg,
+                              CASE WHEN g.model = 'logistic' THEN 'pg_catalog.bool' ELSE 'pg_catalog.float8' END,
+                              (SELECT string_agg(format('NULL::pg_catalog.float8 AS __dpb_c%s', i), ', ' ORDER BY i)
+                               FROM generate_series(1, cardinality(g.features)) i));
+            IF g.group_by IS NULL THEN
+                BEGIN
+                    EXECUTE format('SELECT %s FROM (%s) s', agg, dpbayes._source(g, NULL, true))
+                        INTO pushed USING g.privacy;
+                EXCEPTION WHEN feature_not_supported THEN
+                    GET STACKED DIAGNOSTICS emsg = MESSAGE_TEXT;
+                    IF emsg <> 'cannot release an empty group of a distributed table' THEN
+                        RAISE;
+                    END IF;
+                    EXECUTE empty_q INTO pushed USING g.privacy;
+                END;
+                keys := ARRAY['']::text[];
+                rels := ARRAY[pushed]::dpbayes.release[];
+            ELSE
+                EXECUTE format('SELECT pg_catalog.array_agg(x.key), pg_catalog.array_agg(x.release) '
+                               'FROM (SELECT s.__dpb_group AS key, %s AS release FROM (%s) s '
+                               'WHERE s.__dpb_group OPERATOR(pg_catalog.=) ANY ($2) '
+                               'GROUP BY s.__dpb_group) x', agg, dpbayes._source(g, NULL, true))
+                    INTO keys, rels USING g.privacy, g.group_keys;
+                keys := coalesce(keys, ARRAY[]::text[]);
+                rels := coalesce(rels, ARRAY[]::dpbayes.release[]);
+                FOREACH gkey IN ARRAY g.group_keys LOOP
+                    IF pg_catalog.array_position(keys, gkey) IS NULL THEN
+                        EXECUTE empty_q INTO pushed USING g.privacy;
+                        keys := keys || gkey;
+                        rels := rels || pushed;
+                    END IF;
+                END LOOP;
+                -- in key order, as on one server
+                SELECT pg_catalog.array_agg(u.key ORDER BY u.key), pg_catalog.array_agg(u.release ORDER BY u.key)
+                INTO keys, rels
+                FROM ROWS FROM (pg_catalog.unnest(keys), pg_catalog.unnest(rels)) AS u(key, release);
+            END IF;
+        ELSIF g.group_by IS NULL THEN
             q := format('WITH s AS %s (%s) SELECT ''''::text AS key, %s AS release FROM s',
                         mat, dpbayes._source(g, ds.privacy_unit), agg);
         ELSE
@@ -1013,11 +1078,13 @@ BEGIN
                         'LEFT JOIN s ON s.__dpb_group OPERATOR(pg_catalog.=) k.key GROUP BY k.key',
                         mat, dpbayes._source(g, ds.privacy_unit), agg);
         END IF;
-        -- one row (EXECUTE ... INTO, not a cursor: the planner may use
-        -- parallel workers, as for the bare aggregate)
-        EXECUTE format('SELECT pg_catalog.array_agg(x.key ORDER BY x.key), '
-                       'pg_catalog.array_agg(x.release ORDER BY x.key) FROM (%s) x', q)
-            INTO keys, rels USING g.privacy, g.group_keys, g.betad;
+        IF NOT dist THEN
+            -- one row (EXECUTE ... INTO, not a cursor: the planner may use
+            -- parallel workers, as for the bare aggregate)
+            EXECUTE format('SELECT pg_catalog.array_agg(x.key ORDER BY x.key), '
+                           'pg_catalog.array_agg(x.release ORDER BY x.key) FROM (%s) x', q)
+                INTO keys, rels USING g.privacy, g.group_keys, g.betad;
+        END IF;
         FOR i IN 1 .. coalesce(cardinality(keys), 0) LOOP
             k_key := keys[i];
             rel := rels[i];
@@ -1104,7 +1171,7 @@ REVOKE ALL ON FUNCTION dpbayes._charge(regclass, text, text, text[], dpbayes.pri
     dpbayes._compute(text), dpbayes._compute_begin(text), dpbayes.budget(regclass), dpbayes._may_use(regclass),
     dpbayes._may_manage(regclass), dpbayes._audit(regclass, uuid, text, jsonb, double precision,
         double precision, double precision, text),
-    dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name),
+    dpbayes.audit_verify(), dpbayes._source(dpbayes.charge, name, boolean),
     dpbayes._binding(dpbayes.charge, uuid, text),
     dpbayes.register_dataset(regclass, double precision, double precision, text, integer),
     dpbayes.set_budget(regclass, double precision, double precision),
@@ -1168,7 +1235,7 @@ BEGIN
         'dpbayes._may_use(regclass)', 'dpbayes._unit_partitionable(regclass, name)',
         'dpbayes._may_manage(regclass)',
         'dpbayes._audit(regclass, uuid, text, jsonb, double precision, double precision, double precision, text)',
-        'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name)',
+        'dpbayes.audit_verify()', 'dpbayes._source(dpbayes.charge, name, boolean)',
         'dpbayes._binding(dpbayes.charge, uuid, text)', 'dpbayes._ledger_binding_ok(text, bytea)',
         'dpbayes.register_dataset(regclass, double precision, double precision, text, integer)',
         'dpbayes.set_budget(regclass, double precision, double precision)',

@@ -67,24 +67,19 @@ COMMENT ON FUNCTION dpbayes.ldp_check(double precision[], text) IS
 -- the number of reports; no noise added: the reports are already private).
 -- Every report comes with the protocol id it was randomized under, checked
 -- against the protocol's (0.1.0's id-less form is gone: reports of another
--- epsilon can lie on the same grid and would pass).
-CREATE FUNCTION dpbayes._ldp_release_trans(internal, text, double precision[], text) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id_t' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_combine(internal, internal) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_combine' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_serialize(internal) RETURNS bytea
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_serialize' LANGUAGE C STRICT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_deserialize(bytea, internal) RETURNS internal
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_deserialize' LANGUAGE C STRICT PARALLEL SAFE;
-CREATE FUNCTION dpbayes._ldp_release_final(internal) RETURNS dpbayes.release
-AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_final' LANGUAGE C PARALLEL SAFE;
+-- epsilon can lie on the same grid and would pass).  The state is a
+-- dpbayes.release_state (00_types_release.sql), so that Citus sums each
+-- shard's reports on its worker (docs/scale-out.md).
+CREATE FUNCTION dpbayes._ldp_release_state_trans(dpbayes.release_state, text, double precision[], text)
+RETURNS dpbayes.release_state
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_trans_id_ts' LANGUAGE C CALLED ON NULL INPUT PARALLEL SAFE;
+CREATE FUNCTION dpbayes._ldp_release_state_final(dpbayes.release_state) RETURNS dpbayes.release
+AS 'MODULE_PATHNAME', 'dpbayes_ldp_release_final_s' LANGUAGE C PARALLEL SAFE;
 
 CREATE AGGREGATE dpbayes.ldp_release(protocol_id text, report double precision[], protocol text) (
-    SFUNC = dpbayes._ldp_release_trans, STYPE = internal,
-    FINALFUNC = dpbayes._ldp_release_final,
-    COMBINEFUNC = dpbayes._ldp_release_combine,
-    SERIALFUNC = dpbayes._ldp_release_serialize,
-    DESERIALFUNC = dpbayes._ldp_release_deserialize,
+    SFUNC = dpbayes._ldp_release_state_trans, STYPE = dpbayes.release_state,
+    FINALFUNC = dpbayes._ldp_release_state_final,
+    COMBINEFUNC = dpbayes._release_state_combine,
     PARALLEL = SAFE);
 COMMENT ON AGGREGATE dpbayes.ldp_release(text, double precision[], text) IS
   'sums the reports of an ss_linear / ss_logistic / ss_poisson protocol into a release (mechanism ldp_gaussian) for dpbayes.posterior; no noise is added; each report''s protocol id must be the protocol''s; reports stamped insecure_test: make the release insecure';
