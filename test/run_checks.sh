@@ -56,7 +56,8 @@
 #   DPBAYES_REGRESS="a b"   run only these regression tests (and no
 #                           isolation specs unless DPBAYES_ISOLATION=1, no
 #                           upgrade test unless DPBAYES_UPGRADE=1, no
-#                           pg_cron test unless DPBAYES_CRON=1)
+#                           pg_cron test unless DPBAYES_CRON=1, no docs
+#                           examples unless DPBAYES_DOCS_EXAMPLES=1)
 #   DPBAYES_CITUS=auto|0|1  the Citus step: auto (default) runs it when
 #                           Citus is installed or can be built, 0 skips it,
 #                           1 requires it (could not build: a failure); with
@@ -75,6 +76,8 @@ source test/cron_job.sh
 source test/upgrade.sh
 # shellcheck source=test/governance_example.sh
 source test/governance_example.sh
+# shellcheck source=test/docs_examples.sh
+source test/docs_examples.sh
 # shellcheck source=test/citus.sh
 source test/citus.sh
 
@@ -309,6 +312,17 @@ fi
 if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_GOV_EXAMPLE:-0}" = 1 ]; then
 	banner "the governance example (docs/governance.md §16, test/governance_example.sh)"
 	if governance_example_check; then
+		reg_pass=$((reg_pass + 1))
+	else
+		status=1
+		reg_fail=$((reg_fail + 1))
+	fi
+fi
+
+# ---- the ```sql examples of README.md and docs/*.md ----
+if [ -z "${DPBAYES_REGRESS:-}" ] || [ "${DPBAYES_DOCS_EXAMPLES:-0}" = 1 ]; then
+	banner "the docs examples (README.md, docs/*.md, test/docs_examples.sh)"
+	if docs_examples_check; then
 		reg_pass=$((reg_pass + 1))
 	else
 		status=1
