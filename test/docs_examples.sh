@@ -10,7 +10,8 @@
 #
 #   <!-- not runnable: <reason> -->
 #
-# and skipped.  docs/governance.md §16 is skipped here: it is run, with its
+# and skipped.
+# docs/governance.md §16 is skipped here: it is run, with its
 # own checks, by test/governance_example.sh.
 #
 #   source test/docs_examples.sh; docs_examples_check
@@ -30,7 +31,7 @@ _dex_sql() {
 			marked = (last ~ /<!-- *not runnable:/)
 			next
 		}
-		on && /^ *```/ {on = 0; if (!marked && !skip16) print ""; next}
+		on && /^ *```/ {on = 0; last = $0; if (!marked && !skip16) print ""; next}
 		on {if (!marked && !skip16) print; next}
 		/[^ \t]/ {last = $0}
 	' "$1"
@@ -41,7 +42,7 @@ _dex_counts() {
 	local total marked
 	total=$(grep -c '^ *```sql *$' "$1")
 	marked=$(awk '!on && /^ *```sql *$/ {on = 1; if (last ~ /<!-- *not runnable:/) n++; next}
-		on && /^ *```/ {on = 0; next} on {next} /[^ \t]/ {last = $0} END {print n + 0}' "$1")
+		on && /^ *```/ {on = 0; last = $0; next} on {next} /[^ \t]/ {last = $0} END {print n + 0}' "$1")
 	echo "$total blocks, $marked marked not runnable"
 }
 
@@ -49,7 +50,10 @@ docs_examples_check() {
 	local f db sql out rc n=0 failed=0 t0=$SECONDS
 	for f in README.md docs/*.md; do
 		sql=$(_dex_sql "$f")
-		[ -n "${sql//[[:space:]]/}" ] || continue
+		if [ -z "${sql//[[:space:]]/}" ]; then
+			grep -q '^ *```sql *$' "$f" && echo "  $f ($(_dex_counts "$f")): nothing to run here"
+			continue
+		fi
 		n=$((n + 1))
 		db=dpb_docs_$n
 		PGOPTIONS="-c client_min_messages=warning" "$PGC_BIN/psql" -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null || return 1
