@@ -94,7 +94,8 @@ cron_check() {
 			WHERE d.jobid = $jobid AND d.status IN ('succeeded', 'failed')
 			ORDER BY d.start_time LIMIT 2")
 		echo "cron: runs:"
-		sed 's/^/  /' <<<"$runs"
+		# the expected refusal is shown as such, not as an ERROR line
+		sed -e 's/^/  /' -e 's/|ERROR:  /| expected refusal: /' <<<"$runs"
 		if ! grep -q '^succeeded|CALL' <<<"$(sed -n 1p <<<"$runs")"; then
 			why="the first run did not succeed"
 		elif ! grep -qxF 'failed|ERROR:  the privacy budget of the dataset would be exceeded (SQLSTATE DP001)' \
