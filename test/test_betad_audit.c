@@ -84,7 +84,7 @@ audit(double eps, int deterministic, int add_remove, dpb_rbits *rb)
 						 &err) == DPB_OK, "beta");
 	for (t = 0; t < 2; t++)
 	{
-		dpb_betad_model m = {0, 1, 0, beta, 2.0, 0, 0, 0, 2, t ? XP : XD, y, work};
+		dpb_betad_model m = {0, 1, 0, beta, 2.0, 0, 0, 0, 2, t ? XP : XD, y, work, 0, 0, NULL, NULL};
 
 		if (t == 1 && add_remove)
 		{

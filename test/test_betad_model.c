@@ -111,7 +111,7 @@ check_beta_one_limit(gsl_rng *r)
 				par[3] = {0.2, -0.4, 0.7},
 				grad[3],
 				ll[3] = {0, 0, 0};
-	dpb_betad_model m = {0, d, 1, 1.0 + 1e-7, 1e6, 0, 0, 0, n, X, y, work};
+	dpb_betad_model m = {0, d, 1, 1.0 + 1e-7, 1e6, 0, 0, 0, n, X, y, work, 0, 0, NULL, NULL};
 
 	make_data(r, 0, n, d, 1.0, X, y);
 	/* the logistic log-likelihood's gradient: sum_i y_i (1 - q_i) xbar_i */

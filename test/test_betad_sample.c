@@ -67,7 +67,7 @@ audit(int gaussian)
 				hi = 14,			/* so the tails are the prior's */
 				p;
 	dpb_betad_model m = {gaussian, 1, 0, gaussian ? 1.5 : 3.0, 2.0, 0.25, 2.0, 1.0,
-	NROW, X, y, work};
+	NROW, X, y, work, 0, 0, NULL, NULL};
 	dpb_betad_schedule s;		/* the default, what a release runs */
 	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
 	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(gaussian ? 7 : 8));
@@ -161,7 +161,7 @@ check_randomness(void)
 				a[2],
 				b[2],
 				c[2];
-	dpb_betad_model m = {0, 1, 1, 3.0, 2.0, 0, 0, 0, NROW, X, y, work};
+	dpb_betad_model m = {0, 1, 1, 3.0, 2.0, 0, 0, 0, NROW, X, y, work, 0, 0, NULL, NULL};
 	dpb_betad_schedule s = {2, 50, 50};
 	dpb_rbits  *r1 = dpb_rbits_new_insecure_seeded(1),
 			   *r2 = dpb_rbits_new_insecure_seeded(1),

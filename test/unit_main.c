@@ -38,6 +38,7 @@ unsigned long unit_seed_shift = 0;
 	X(names) \
 	X(betad) \
 	X(betad_model) \
+	X(betad_mlp) \
 	X(betad_sample) \
 	X(betad_audit) \
 	X(betad_release) \

@@ -12,6 +12,8 @@
 int
 dpb_betad_dim(const dpb_betad_model *m)
 {
+	if (m->hidden > 0)
+		return m->hidden * (m->d + 1) + m->hidden + 1 + (m->gaussian ? 1 : 0);
 	return m->d + (m->intercept ? 1 : 0) + (m->gaussian ? 1 : 0);
 }
 
@@ -24,8 +26,8 @@ dpb_betad_dim(const dpb_betad_model *m)
 #define DPB_BETAD_BLOCK 512
 
 /* the data-free integral term (1/beta) int f^beta of the Gaussian model */
-static double
-gauss_integ(double b, double beta, double s2)
+double
+dpb_betad_gauss_integ(double b, double beta, double s2)
 {
 	return exp(-0.5 * b * log(2.0 * M_PI) - 0.5 * b * log(s2)) * pow(beta, -1.5);
 }
@@ -72,13 +74,15 @@ data_terms(const dpb_betad_model *m, const double *coef, double s2, double *lin,
 		}
 	}
 	if (m->gaussian)
-		s -= (double) m->n * gauss_integ(m->beta - 1.0, m->beta, s2);
+		s -= (double) m->n * dpb_betad_gauss_integ(m->beta - 1.0, m->beta, s2);
 	return s;
 }
 
 double
 dpb_betad_negloss(const dpb_betad_model *m, const double *coef, double sigma2)
 {
+	if (m->hidden > 0)
+		return dpb_betad_mlp_negloss(m, coef, sigma2);
 	return data_terms(m, coef, sigma2, m->work, NULL, NULL, NULL);
 }
 
@@ -93,6 +97,8 @@ dpb_betad_logpost(const dpb_betad_model *m, const double *par, double *grad)
 	double	   *lin = m->work,
 			   *g = grad ? m->work + m->n : NULL;
 
+	if (m->hidden > 0)
+		return dpb_betad_mlp_logpost(m, par, grad);
 	if (grad)
 		memset(grad, 0, sizeof(double) * dpb_betad_dim(m));
 	/* prior of the coefficients */
@@ -119,7 +125,7 @@ dpb_betad_logpost(const dpb_betad_model *m, const double *par, double *grad)
 			double		dsig;
 
 			/* d/d sigma^2 of the loss terms, the prior; then chain to eta */
-			dsig = dsum + (double) m->n * 0.5 * b * gauss_integ(b, m->beta, s2) / s2 -
+			dsig = dsum + (double) m->n * 0.5 * b * dpb_betad_gauss_integ(b, m->beta, s2) / s2 -
 				(m->ig_a + 1.0) / s2 + m->ig_b / (s2 * s2);
 			grad[p] = dsig * e + 1.0;
 		}

@@ -22,6 +22,30 @@
 #define DPB_BETAD_MODEL_H
 
 #include "dpb.h"
+#include "posterior.h"			/* dpb_interrupt_fn */
+
+/*
+ * One-hidden-layer networks (issue 28; docs/betad.md, "Neural networks"):
+ * with hidden = H > 0 the model's output for a row x (scaled features) is
+ *     f(x) = c_0 + sum_h c_h act(b_h + sum_j W_hj x_j),
+ * act ReLU (max(0, a)) or tanh, and the loss is the logistic betaD loss on
+ * u = f(x) (classification) or the Gaussian one with mean f(x) (regression:
+ * y / y_scale, sigma^2 = s^2 + e^eta as above).  Parameters, in this order:
+ *     W1: H rows of d + 1, row h = [b_h, W_h1 .. W_hd]   (H (d + 1))
+ *     w2: [c_0, c_1 .. c_H]                               (H + 1)
+ *     eta (regression only)                               (1)
+ * N(0, prior_sd^2) on every weight and bias; eta's prior as above.  The
+ * gradient is exact (back-propagation, dgemm over blocks of rows); every
+ * block polls interrupt (a nonzero return makes the evaluation NaN; the
+ * sampler then sees the interrupt at its own poll).  intercept must be 1.
+ */
+#define DPB_BETAD_ACT_RELU 0
+#define DPB_BETAD_ACT_TANH 1
+#define DPB_BETAD_MAX_HIDDEN 64
+/* rows per block of the network's evaluation */
+#define DPB_BETAD_MLP_BLOCK 256
+/* the largest number of parameters the sampler takes */
+#define DPB_BETAD_MAX_DIM 2048
 
 typedef struct dpb_betad_model
 {
@@ -37,9 +61,30 @@ typedef struct dpb_betad_model
 	const double *X;			/* n x d, row-major, public scaling applied */
 	const double *y;			/* logistic: +-1; Gaussian: y / y_scale */
 	double	   *work;			/* 2 n doubles of scratch (caller-owned) */
+	int			hidden;			/* 0: the linear predictor; H > 0: a network */
+	int			activation;		/* network: DPB_BETAD_ACT_* */
+	double	   *nwork;			/* network: dpb_betad_mlp_nwork(H) doubles */
+	dpb_interrupt_fn interrupt; /* network: polled per block; may be NULL */
 } dpb_betad_model;
 
-/* Number of unconstrained parameters: d + intercept (+ 1 for eta). */
+/* doubles of block scratch (nwork) a network of H hidden units needs */
+size_t		dpb_betad_mlp_nwork(int hidden);
+
+/* the network's log density (dpb_betad_logpost dispatches to it) */
+double		dpb_betad_mlp_logpost(const dpb_betad_model *m, const double *par, double *grad);
+
+/* the network's data part, as dpb_betad_negloss (par: W1, w2) */
+double		dpb_betad_mlp_negloss(const dpb_betad_model *m, const double *par, double sigma2);
+
+/* the network's output f(x) for one row x (d scaled features) */
+double		dpb_betad_mlp_output(int d, int hidden, int activation, const double *par,
+								 const double *x);
+
+/* (1/beta) int f^beta of the Gaussian model with variance s2, b = beta - 1 */
+double		dpb_betad_gauss_integ(double b, double beta, double s2);
+
+/* Number of unconstrained parameters: d + intercept (+ 1 for eta); a
+ * network: H (d + 1) + H + 1 (+ 1 for eta). */
 int			dpb_betad_dim(const dpb_betad_model *m);
 
 /* log pi_beta at par (up to a constant); grad (dim entries) when not NULL.

@@ -1,0 +1,406 @@
+/*
+ * test_betad_mlp.c — the betaD posterior of a one-hidden-layer network
+ * (betad_mlp.c, issue 28):
+ *   - the data part against a naive per-row evaluation (dpb_betad_mlp_output
+ *     and the loss formulas written out here), past block boundaries;
+ *   - the gradient against central finite differences at random points,
+ *     tanh and ReLU, classification and regression, beta from 1.01 to 5.
+ *     ReLU is checked at points whose pre-activations are all at least 1e-3
+ *     away from the kink (the difference step moves them by < 1e-4), so
+ *     the same tolerance holds for both;
+ *   - beta -> 1: the gradient approaches that of the ordinary log posterior
+ *     (log-likelihood of the network + the same priors), differentiated
+ *     numerically from an independent implementation;
+ *   - invariances that a wrong index fails: permuting the hidden units,
+ *     flipping the sign of a tanh unit (W_h, c_h -> -W_h, -c_h), and
+ *     rescaling a ReLU unit (W_h, c_h -> a W_h, c_h / a) leave the data part
+ *     unchanged; and an interrupt makes the evaluation NaN.
+ */
+#include "unit.h"
+
+#include "betad/betad_model.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NMAX 700
+#define DD 3
+#define HH 4
+#define DIMMAX (HH * (DD + 1) + HH + 2)
+
+typedef struct fixture
+{
+	dpb_betad_model m;
+	double		X[NMAX * DD],
+				y[NMAX],
+				work[2 * NMAX],
+				nwork[3 * DPB_BETAD_MLP_BLOCK * HH];
+} fixture;
+
+static void
+setup(fixture *f, gsl_rng *r, int gaussian, int act_kind, int n, double beta)
+{
+	int			i,
+				j;
+
+	memset(&f->m, 0, sizeof(f->m));
+	for (i = 0; i < n; i++)
+	{
+		double		u = 0.2;
+
+		for (j = 0; j < DD; j++)
+		{
+			f->X[i * DD + j] = gsl_ran_ugaussian(r);
+			u += (j % 2 ? -0.9 : 0.6) * f->X[i * DD + j];
+		}
+		u = tanh(u) + 0.3 * u * u;
+		if (gaussian)
+			f->y[i] = u + 0.5 * gsl_ran_ugaussian(r);
+		else
+			f->y[i] = gsl_rng_uniform(r) < 1 / (1 + exp(-2 * u)) ? 1 : -1;
+	}
+	f->m.gaussian = gaussian;
+	f->m.d = DD;
+	f->m.intercept = 1;
+	f->m.beta = beta;
+	f->m.prior_sd = 1.0;
+	f->m.s2 = gaussian ? 0.05 : 0;
+	f->m.ig_a = gaussian ? 1.0 : 0;
+	f->m.ig_b = gaussian ? 1.0 : 0;
+	f->m.n = n;
+	f->m.X = f->X;
+	f->m.y = f->y;
+	f->m.work = f->work;
+	f->m.hidden = HH;
+	f->m.activation = act_kind;
+	f->m.nwork = f->nwork;
+}
+
+/* smallest |pre-activation| over rows and units at par */
+static double
+min_preact(const fixture *f, const double *par)
+{
+	double		mn = INFINITY;
+	int64_t		i;
+	int			h,
+				j;
+
+	for (i = 0; i < f->m.n; i++)
+		for (h = 0; h < HH; h++)
+		{
+			double		a = par[h * (DD + 1)];
+
+			for (j = 0; j < DD; j++)
+				a += par[h * (DD + 1) + 1 + j] * f->X[i * DD + j];
+			mn = fmin(mn, fabs(a));
+		}
+	return mn;
+}
+
+static void
+random_point(const fixture *f, gsl_rng *r, double *par)
+{
+	int			dim = dpb_betad_dim(&f->m),
+				k,
+				tries;
+
+	for (tries = 0; tries < 1000; tries++)
+	{
+		for (k = 0; k < dim; k++)
+			par[k] = gsl_ran_gaussian(r, 0.8);
+		if (f->m.gaussian)
+			par[dim - 1] = gsl_ran_gaussian(r, 0.5) - 1.0;
+		if (f->m.activation != DPB_BETAD_ACT_RELU || min_preact(f, par) > 1e-3)
+			return;
+	}
+}
+
+/* the data part written out row by row */
+static double
+naive_data(const fixture *f, const double *par, double s2)
+{
+	double		s = 0,
+				b = f->m.beta - 1.0,
+				beta = f->m.beta;
+	int64_t		i;
+
+	for (i = 0; i < f->m.n; i++)
+	{
+		double		u = dpb_betad_mlp_output(DD, HH, f->m.activation, par, f->X + i * DD);
+
+		if (!f->m.gaussian)
+		{
+			double		p = 1 / (1 + exp(-u)),
+						q = f->y[i] > 0 ? p : 1 - p;
+
+			s += pow(q, b) / b - (pow(p, beta) + pow(1 - p, beta)) / beta;
+		}
+		else
+		{
+			double		r = f->y[i] - u,
+						fd = exp(-0.5 * r * r / s2) / sqrt(2 * M_PI * s2);
+
+			s += pow(fd, b) / b - pow(2 * M_PI * s2, -0.5 * b) * pow(beta, -1.5);
+		}
+	}
+	return s;
+}
+
+/* the ordinary log posterior (beta = 1): log-likelihood + the priors */
+static double
+naive_logpost1(const fixture *f, const double *par)
+{
+	int			dim = dpb_betad_dim(&f->m),
+				p = dim - f->m.gaussian,
+				k;
+	double		lp = 0,
+				s2 = 0;
+	int64_t		i;
+
+	for (k = 0; k < p; k++)
+		lp -= 0.5 * par[k] * par[k];
+	if (f->m.gaussian)
+	{
+		s2 = f->m.s2 + exp(par[p]);
+		lp += -2.0 * log(s2) - 1.0 / s2 + par[p];
+	}
+	for (i = 0; i < f->m.n; i++)
+	{
+		double		u = dpb_betad_mlp_output(DD, HH, f->m.activation, par, f->X + i * DD);
+
+		if (!f->m.gaussian)
+			lp -= log1p(exp(-f->y[i] * u));
+		else
+			lp += -0.5 * log(2 * M_PI * s2) - 0.5 * (f->y[i] - u) * (f->y[i] - u) / s2;
+	}
+	return lp;
+}
+
+static void
+check_naive_and_gradient(gsl_rng *r)
+{
+	double		betas[] = {1.01, 1.5, 5.0};
+	int			gaussian,
+				ak,
+				bi,
+				rep,
+				bad_fd = 0,
+				bad_naive = 0,
+				tried = 0;
+	fixture    *f = malloc(sizeof(fixture));
+
+	for (gaussian = 0; gaussian <= 1; gaussian++)
+		for (ak = 0; ak <= 1; ak++)
+			for (bi = 0; bi < 3; bi++)
+				for (rep = 0; rep < 2; rep++)
+				{
+					/* past two block boundaries once per setting */
+					int			n = rep == 0 ? 600 : 90,
+								dim,
+								k;
+					double		par[DIMMAX],
+								g[DIMMAX],
+								lp,
+								s2;
+
+					setup(f, r, gaussian, ak, n, betas[bi]);
+					dim = dpb_betad_dim(&f->m);
+					random_point(f, r, par);
+					lp = dpb_betad_logpost(&f->m, par, g);
+					s2 = gaussian ? f->m.s2 + exp(par[dim - 1]) : 0;
+					{
+						double		a = dpb_betad_negloss(&f->m, par, s2),
+									w = naive_data(f, par, s2);
+
+						if (!(fabs(a - w) <= 1e-9 * fmax(1.0, fabs(w))))
+						{
+							bad_naive++;
+							printf("  naive: gaussian %d act %d beta %g: %.12g vs %.12g\n",
+								   gaussian, ak, betas[bi], a, w);
+						}
+					}
+					for (k = 0; k < dim; k++)
+					{
+						double		h = 1e-5,
+									pp[DIMMAX],
+									up,
+									dn,
+									fd;
+
+						memcpy(pp, par, sizeof(double) * dim);
+						pp[k] += h;
+						up = dpb_betad_logpost(&f->m, pp, NULL);
+						pp[k] -= 2 * h;
+						dn = dpb_betad_logpost(&f->m, pp, NULL);
+						fd = (up - dn) / (2 * h);
+						tried++;
+						if (!(fabs(fd - g[k]) <= 1e-5 * fmax(1.0, fabs(g[k]))) || !isfinite(lp))
+						{
+							bad_fd++;
+							printf("  fd: gaussian %d act %d beta %g coord %d: %.10g vs %.10g\n",
+								   gaussian, ak, betas[bi], k, g[k], fd);
+						}
+					}
+				}
+	CHECK(bad_naive == 0, "%d data parts differ from the row-by-row evaluation", bad_naive);
+	CHECK(bad_fd == 0 && tried > 0, "%d of %d gradient coordinates differ from finite differences",
+		  bad_fd, tried);
+	free(f);
+}
+
+static void
+check_beta_limit(gsl_rng *r)
+{
+	int			gaussian,
+				ak,
+				bad = 0,
+				tried = 0;
+	fixture    *f = malloc(sizeof(fixture));
+
+	for (gaussian = 0; gaussian <= 1; gaussian++)
+		for (ak = 0; ak <= 1; ak++)
+		{
+			int			dim,
+						k;
+			double		par[DIMMAX],
+						g[DIMMAX];
+
+			setup(f, r, gaussian, ak, 200, 1.0 + 1e-7);
+			dim = dpb_betad_dim(&f->m);
+			random_point(f, r, par);
+			(void) dpb_betad_logpost(&f->m, par, g);
+			for (k = 0; k < dim; k++)
+			{
+				double		h = 1e-5,
+							pp[DIMMAX],
+							fd;
+
+				memcpy(pp, par, sizeof(double) * dim);
+				pp[k] += h;
+				fd = naive_logpost1(f, pp);
+				pp[k] -= 2 * h;
+				fd = (fd - naive_logpost1(f, pp)) / (2 * h);
+				tried++;
+				if (!(fabs(fd - g[k]) <= 1e-4 * fmax(1.0, fabs(fd))))
+				{
+					bad++;
+					printf("  beta->1: gaussian %d act %d coord %d: %.10g vs %.10g\n",
+						   gaussian, ak, k, g[k], fd);
+				}
+			}
+		}
+	CHECK(bad == 0 && tried > 0, "%d of %d coordinates differ from the log posterior's gradient",
+		  bad, tried);
+	free(f);
+}
+
+static int	stop_now = 0;
+
+static int
+stop_fn(void)
+{
+	return stop_now;
+}
+
+static void
+check_invariances(gsl_rng *r)
+{
+	int			gaussian,
+				ak,
+				bad = 0,
+				h,
+				j,
+				ld = DD + 1;
+	fixture    *f = malloc(sizeof(fixture));
+
+	for (gaussian = 0; gaussian <= 1; gaussian++)
+		for (ak = 0; ak <= 1; ak++)
+		{
+			int			dim;
+			double		par[DIMMAX],
+						q[DIMMAX],
+						s2,
+						a0,
+						a1;
+
+			setup(f, r, gaussian, ak, 300, 2.0);
+			dim = dpb_betad_dim(&f->m);
+			random_point(f, r, par);
+			s2 = gaussian ? 0.3 : 0;
+			a0 = dpb_betad_negloss(&f->m, par, s2);
+			/* the units in reverse order */
+			memcpy(q, par, sizeof(double) * dim);
+			for (h = 0; h < HH; h++)
+			{
+				memcpy(q + h * ld, par + (HH - 1 - h) * ld, sizeof(double) * ld);
+				q[HH * ld + 1 + h] = par[HH * ld + 1 + (HH - 1 - h)];
+			}
+			a1 = dpb_betad_negloss(&f->m, q, s2);
+			if (!(fabs(a1 - a0) <= 1e-10 * fmax(1, fabs(a0))))
+			{
+				bad++;
+				printf("  permutation: gaussian %d act %d: %.14g vs %.14g\n", gaussian, ak, a1, a0);
+			}
+			/* the full log density too (the prior is symmetric) */
+			if (!(fabs(dpb_betad_logpost(&f->m, q, NULL) - dpb_betad_logpost(&f->m, par, NULL)) <=
+				  1e-10 * fmax(1, fabs(a0))))
+			{
+				bad++;
+				printf("  permutation (log density): gaussian %d act %d\n", gaussian, ak);
+			}
+			/* unit 1: a sign flip (tanh) or a rescaling by 2.5 (ReLU) */
+			memcpy(q, par, sizeof(double) * dim);
+			for (j = 0; j < ld; j++)
+				q[ld + j] *= ak == DPB_BETAD_ACT_TANH ? -1.0 : 2.5;
+			q[HH * ld + 2] /= ak == DPB_BETAD_ACT_TANH ? -1.0 : 2.5;
+			a1 = dpb_betad_negloss(&f->m, q, s2);
+			if (!(fabs(a1 - a0) <= 1e-10 * fmax(1, fabs(a0))))
+			{
+				bad++;
+				printf("  %s: gaussian %d: %.14g vs %.14g\n",
+					   ak == DPB_BETAD_ACT_TANH ? "sign flip" : "rescaling", gaussian, a1, a0);
+			}
+			/* and a change that is not an invariance must change it (the
+			 * check can fail): the rescaling applied to tanh, a flip to ReLU */
+			memcpy(q, par, sizeof(double) * dim);
+			for (j = 0; j < ld; j++)
+				q[ld + j] *= ak == DPB_BETAD_ACT_TANH ? 2.5 : -1.0;
+			q[HH * ld + 2] /= ak == DPB_BETAD_ACT_TANH ? 2.5 : -1.0;
+			a1 = dpb_betad_negloss(&f->m, q, s2);
+			if (!(fabs(a1 - a0) > 1e-6 * fmax(1, fabs(a0))))
+			{
+				bad++;
+				printf("  a non-invariance left the loss unchanged: gaussian %d act %d\n", gaussian, ak);
+			}
+		}
+	CHECK(bad == 0, "%d invariance checks failed", bad);
+	/* an interrupt inside the row loop */
+	setup(f, r, 0, DPB_BETAD_ACT_RELU, 600, 2.0);
+	f->m.interrupt = stop_fn;
+	{
+		double		par[DIMMAX],
+					g[DIMMAX];
+
+		random_point(f, r, par);
+		stop_now = 0;
+		CHECK(isfinite(dpb_betad_logpost(&f->m, par, g)), "finite without an interrupt");
+		stop_now = 1;
+		CHECK(isnan(dpb_betad_logpost(&f->m, par, g)), "NaN after an interrupt");
+		stop_now = 0;
+	}
+	free(f);
+}
+
+void
+test_betad_mlp(void)
+{
+	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(r, USEED(2801));
+	check_naive_and_gradient(r);
+	check_beta_limit(r);
+	check_invariances(r);
+	gsl_rng_free(r);
+}
