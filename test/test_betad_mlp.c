@@ -404,3 +404,309 @@ test_betad_mlp(void)
 	check_invariances(r);
 	gsl_rng_free(r);
 }
+
+/* ---- the release of a network (betad_release.c) ---- */
+
+#include "betad/betad_release.h"
+
+#define RN 150
+
+static void
+net_spec(dpb_betad_spec *s, int gaussian, int act_kind, double lo, double hi)
+{
+	dpb_betad_spec_default(s, gaussian);
+	s->hidden = 3;
+	s->activation = act_kind;
+	s->prior_sd = 1.0;
+	s->epsilon = 2.0;
+	if (gaussian)
+	{
+		s->sigma2_floor = 0.05;
+		s->y_scale = 1.0;
+	}
+	s->fx.d = 2;
+	s->fx.has_bounds = 1;
+	s->fx.lower[0] = s->fx.lower[1] = lo;
+	s->fx.upper[0] = s->fx.upper[1] = hi;
+	s->sched.chains = 1;
+	s->sched.warmup = 20;
+	s->sched.iters = 2;
+}
+
+static void
+net_data(gsl_rng *r, int gaussian, double *X, double *y)
+{
+	int			i;
+
+	for (i = 0; i < RN; i++)
+	{
+		double		a = gsl_rng_uniform(r) * 2 - 1,
+					b = gsl_rng_uniform(r) * 2 - 1,
+					u = 2 * tanh(2 * a) - b * b;
+
+		/* multiples of 2^-10: exact after the affine maps of check_units */
+		X[2 * i] = round(a * 1024) / 1024;
+		X[2 * i + 1] = round(b * 1024) / 1024;
+		y[i] = gaussian ? round((u + 0.3 * gsl_ran_ugaussian(r)) * 1024) / 1024 :
+			(gsl_rng_uniform(r) < 1 / (1 + exp(-2 * u)) ? 1 : -1);
+	}
+}
+
+/*
+ * The draws are released in the original units: the same scaled problem
+ * (features x on [-1, 1] with bounds [-1, 1], against 2x + 3 with bounds
+ * [1, 5]; regression: y against 4 y with y_scale 4 and the floor times 16;
+ * the data are dyadic, so the scaled rows are the same bits) with the same
+ * seeded generator gives the same scaled chain, so the released networks
+ * must predict the same at corresponding points (times 4 for the mean of
+ * y), up to the conversion's rounding.  A wrong conversion of the weights fails it.
+ */
+static void
+check_units(gsl_rng *r)
+{
+	int			gaussian,
+				ak,
+				bad = 0;
+
+	for (gaussian = 0; gaussian <= 1; gaussian++)
+		for (ak = 0; ak <= 1; ak++)
+		{
+			dpb_betad_spec s1,
+						s2;
+			double		X1[RN * 2],
+						y1[RN],
+						X2[RN * 2],
+						y2[RN],
+						work[2 * RN],
+						d1[2 * 17],
+						d2[2 * 17];
+			dpb_nuts_stats st[1];
+			dpb_err		err;
+			gsl_rng    *g1 = gsl_rng_alloc(gsl_rng_mt19937),
+					   *g2 = gsl_rng_alloc(gsl_rng_mt19937);
+			dpb_betad_release rel1,
+						rel2;
+			int			i,
+						k;
+
+			net_spec(&s1, gaussian, ak, -1, 1);
+			net_spec(&s2, gaussian, ak, 1, 5);
+			if (gaussian)
+			{
+				s2.y_scale = 4;
+				s2.sigma2_floor = 0.05 * 16;
+			}
+			net_data(r, gaussian, X1, y1);
+			for (i = 0; i < RN * 2; i++)
+				X2[i] = 2 * X1[i] + 3;
+			for (i = 0; i < RN; i++)
+				y2[i] = gaussian ? 4 * y1[i] : y1[i];
+			gsl_rng_set(g1, 77);
+			gsl_rng_set(g2, 77);
+			if (dpb_betad_tune(&s1, RN, X1, y1, work, g1, NULL, d1, st, &err) != DPB_OK ||
+				dpb_betad_tune(&s2, RN, X2, y2, work, g2, NULL, d2, st, &err) != DPB_OK)
+			{
+				bad++;
+				printf("  tune failed: %s\n", err.msg);
+				continue;
+			}
+			memset(&rel1, 0, sizeof(rel1));
+			memset(&rel2, 0, sizeof(rel2));
+			rel1.s = s1;
+			rel2.s = s2;
+			for (k = 0; k < 2; k++)
+			{
+				rel1.draws = d1;
+				rel2.draws = d2;
+				for (i = 0; i < 5; i++)
+				{
+					double		x[2] = {gsl_rng_uniform(r) * 2 - 1, gsl_rng_uniform(r) * 2 - 1},
+								xx[2] = {2 * x[0] + 3, 2 * x[1] + 3},
+								p1 = dpb_betad_predict(&rel1, k, x),
+								p2 = dpb_betad_predict(&rel2, k, xx);
+
+					if (gaussian)
+						p1 *= 4;
+					if (!(fabs(p1 - p2) <= 1e-9 * fmax(1, fabs(p1))))
+					{
+						bad++;
+						printf("  units: gaussian %d act %d: %.10g vs %.10g\n", gaussian, ak, p1, p2);
+					}
+				}
+				if (gaussian)
+				{
+					int			nv = dpb_betad_nvar(&s1);
+
+					if (!(fabs(16 * d1[k * nv + nv - 1] - d2[k * nv + nv - 1]) <=
+						  1e-9 * d2[k * nv + nv - 1]))
+					{
+						bad++;
+						printf("  sigma2 units\n");
+					}
+				}
+			}
+			gsl_rng_free(g1);
+			gsl_rng_free(g2);
+		}
+	CHECK(bad == 0, "%d checks of the released units failed", bad);
+}
+
+static void
+check_release(gsl_rng *r)
+{
+	int			gaussian;
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(28));
+
+	for (gaussian = 0; gaussian <= 1; gaussian++)
+	{
+		dpb_betad_spec s;
+		dpb_betad_release rel,
+					back;
+		double		X[RN * 2],
+					y[RN],
+					work[2 * RN];
+		dpb_err		err;
+		dpb_buf		js;
+		unsigned char *buf,
+				   *buf2;
+		size_t		len;
+		int			ok,
+					i;
+
+		net_spec(&s, gaussian, DPB_BETAD_ACT_RELU, -1, 1);
+		net_data(r, gaussian, X, y);
+		ok = dpb_betad_run(&s, RN, X, y, work, rb, NULL, &rel, &err) == DPB_OK;
+		CHECK(ok, "network release: %s", ok ? "" : err.msg);
+		if (!ok)
+			continue;
+		CHECK(dpb_betad_nvar(&rel.s) == 3 * 3 + 4 + gaussian, "nvar of a 3-unit network");
+		CHECK(dpb_betad_release_validate(&rel, &err) == DPB_OK, "valid");
+		len = dpb_betad_packed_size(&rel);
+		buf = malloc(len);
+		dpb_betad_pack(&rel, buf);
+		{
+			const unsigned char *p = buf + 4;
+			uint64_t	u = 0;
+			double		v;
+			int			b;
+
+			for (b = 0; b < 8; b++)
+				u |= (uint64_t) p[b] << (8 * b);
+			memcpy(&v, &u, 8);
+			CHECK(v == 4, "a network is packed as version 4 (got %g)", v);
+		}
+		ok = dpb_betad_unpack(buf, len, &back, &err) == DPB_OK;
+		CHECK(ok, "unpack: %s", ok ? "" : err.msg);
+		if (ok)
+		{
+			buf2 = malloc(len);
+			CHECK(dpb_betad_packed_size(&back) == len, "same size");
+			dpb_betad_pack(&back, buf2);
+			CHECK(memcmp(buf, buf2, len) == 0, "pack, unpack, pack: same bytes");
+			CHECK(back.s.hidden == 3 && back.s.activation == DPB_BETAD_ACT_RELU &&
+				  back.s.gaussian == gaussian, "the architecture survives packing");
+			free(buf2);
+			dpb_betad_release_free(&back);
+		}
+		/* a version-4 header claiming no hidden units is corrupt */
+		{
+			unsigned char *c = malloc(len);
+			double		zero = 0;
+			uint64_t	u;
+			int			b;
+
+			memcpy(c, buf, len);
+			memcpy(&u, &zero, 8);
+			for (b = 0; b < 8; b++)
+				c[4 + 8 * 28 + b] = (unsigned char) (u >> (8 * b));
+			CHECK(dpb_betad_unpack(c, len, &back, &err) == DPB_ECORRUPT,
+				  "version 4 without hidden units is refused");
+			free(c);
+		}
+		free(buf);
+		dpb_buf_init(&js);
+		CHECK(dpb_betad_to_json(&rel, &js) == DPB_OK, "json");
+		CHECK(js.data && strstr(js.data, gaussian ? "\"model\": \"mlp_regression\"" :
+								"\"model\": \"mlp_classifier\"") &&
+			  strstr(js.data, "\"network\": {\"hidden\": 3, \"activation\": \"relu\"}") &&
+			  strstr(js.data, "\"version\": 4") && strstr(js.data, "\"h2.x1\"") &&
+			  strstr(js.data, "\"out.h3\""), "json names the model, the network and the weights");
+		dpb_buf_free(&js);
+		for (i = 0; i < 20; i++)
+		{
+			double		x[2] = {gsl_rng_uniform(r) * 2 - 1, gsl_rng_uniform(r) * 2 - 1},
+						p = dpb_betad_predict(&rel, 0, x);
+
+			CHECK(gaussian ? isfinite(p) : (p >= 0 && p <= 1), "prediction in range: %g", p);
+		}
+		dpb_betad_release_free(&rel);
+	}
+	/* a logistic release is still version 3 */
+	{
+		dpb_betad_spec s;
+		dpb_betad_release rel;
+		double		X[RN * 2],
+					y[RN],
+					work[2 * RN];
+		dpb_err		err;
+
+		net_spec(&s, 0, 0, -1, 1);
+		s.hidden = 0;
+		net_data(r, 0, X, y);
+		if (dpb_betad_run(&s, RN, X, y, work, rb, NULL, &rel, &err) == DPB_OK)
+		{
+			size_t		len = dpb_betad_packed_size(&rel);
+			unsigned char *buf = malloc(len);
+			dpb_betad_release back;
+
+			dpb_betad_pack(&rel, buf);
+			CHECK(buf[4 + 6] == 0x08 && buf[4 + 7] == 0x40, "logistic: version 3 (3.0 = 0x4008...)");
+			CHECK(dpb_betad_unpack(buf, len, &back, &err) == DPB_OK && back.s.hidden == 0,
+				  "version 3 reads as no network");
+			dpb_betad_release_free(&back);
+			free(buf);
+			dpb_betad_release_free(&rel);
+		}
+		else
+			CHECK(0, "logistic release: %s", err.msg);
+	}
+	/* refusals */
+	{
+		dpb_betad_spec s;
+		dpb_err		err;
+
+		net_spec(&s, 0, 0, -1, 1);
+		s.tier = DPB_BETAD_EXACT;
+		s.delta_prime = 1e-9;
+		s.neighbours = DPB_NB_REPLACE;
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "no exact tier for a network");
+		net_spec(&s, 0, 0, -1, 1);
+		s.fx.intercept = 0;
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "a network has biases");
+		net_spec(&s, 0, 0, -1, 1);
+		s.hidden = 65;
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "hidden <= 64");
+		net_spec(&s, 0, 0, -1, 1);
+		s.activation = 2;
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "known activation");
+		net_spec(&s, 0, 0, -1, 1);
+		s.hidden = 0;
+		s.activation = 1;
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_EINVAL, "activation needs a network");
+		net_spec(&s, 0, 0, -1, 1);
+		CHECK(dpb_betad_spec_check(&s, &err) == DPB_OK && fabs(s.beta - 1.5) < 1e-12,
+			  "beta as for logistic (add/remove: epsilon 2 -> beta 1 + 1/2), got %g", s.beta);
+	}
+	dpb_rbits_free(rb);
+}
+
+void
+test_betad_mlp_release(void)
+{
+	gsl_rng    *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(r, USEED(2802));
+	check_units(r);
+	check_release(r);
+	gsl_rng_free(r);
+}

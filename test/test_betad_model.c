@@ -62,7 +62,7 @@ check_gradients(gsl_rng *r)
 							grad[8],
 							xscale = bi == 3 ? 40.0 : 1.0;	/* huge u */
 				dpb_betad_model m = {gaussian, d, ic, betas[bi], 2.0, 0.05, 1.0, 1.0,
-				n, X, y, work};
+				n, X, y, work, 0, 0, NULL, NULL};
 
 				make_data(r, gaussian, n, d, xscale, X, y);
 				dim = dpb_betad_dim(&m);

@@ -450,13 +450,37 @@ betad_from_root(JsonbContainer *root, dpb_betad_release *r)
 	if (strcmp(str(field(root, "format", true), "format"), "dpbayes.release") != 0)
 		bad("Key \"format\" must be \"dpbayes.release\".");
 	version = integer(field(root, "version", true), "version", 0, 65535);
-	/* version 1 (0.1.0): replace-one only; version 2: unsigned */
-	if (version < 1 || version > DPB_BETAD_VERSION)
+	/* version 1 (0.1.0): replace-one only; version 2: unsigned; version 4:
+	 * a network (issue 28) */
+	if (version < 1 || version > DPB_BETAD_VERSION_MLP)
 		bad("Unsupported betad format version.");
 	s = str(field(root, "model", true), "model");
-	if (strcmp(s, "logistic") != 0 && strcmp(s, "linear") != 0)
+	if (strcmp(s, "mlp_classifier") == 0 || strcmp(s, "mlp_regression") == 0)
+	{
+		JsonbContainer *net;
+
+		if (version != DPB_BETAD_VERSION_MLP)
+			bad("A betad network release has version 4.");
+		dpb_betad_spec_default(sp, strcmp(s, "mlp_regression") == 0);
+		v = field(root, "network", true);
+		if (v == NULL || v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
+			bad("Key \"network\" must be an object.");
+		net = v->val.binary.data;
+		sp->hidden = (int) integer(field(net, "hidden", true), "hidden", 1, DPB_BETAD_MAX_HIDDEN);
+		s = str(field(net, "activation", true), "activation");
+		if (strcmp(s, "relu") == 0)
+			sp->activation = DPB_BETAD_ACT_RELU;
+		else if (strcmp(s, "tanh") == 0)
+			sp->activation = DPB_BETAD_ACT_TANH;
+		else
+			bad("Key \"activation\" must be \"relu\" or \"tanh\".");
+	}
+	else if (strcmp(s, "logistic") != 0 && strcmp(s, "linear") != 0)
 		bad(psprintf("Unknown betad model \"%s\".", q(s)));
-	dpb_betad_spec_default(sp, strcmp(s, "linear") == 0);
+	else if (version == DPB_BETAD_VERSION_MLP)
+		bad("Version 4 of a betad release is a network's.");
+	else
+		dpb_betad_spec_default(sp, strcmp(s, "linear") == 0);
 	s = str(field(root, "neighbours", true), "neighbours");
 	if (strcmp(s, "replace") == 0)
 	{

@@ -236,6 +236,42 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 					"Its fixed number of trials and the delta' it certifies are functions of N; use neighbours \"replace\" when N is public, or the approximate tier.");
 		return DPB_EINVAL;
 	}
+	if (s->hidden < 0 || s->hidden > DPB_BETAD_MAX_HIDDEN)
+	{
+		dpb_err_set(err, "hidden must be between 1 and 64", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->hidden == 0 && s->activation != 0)
+	{
+		dpb_err_set(err, "activation applies only to a network", NULL);
+		return DPB_EINVAL;
+	}
+	if (s->hidden > 0)
+	{
+		if (s->activation != DPB_BETAD_ACT_RELU && s->activation != DPB_BETAD_ACT_TANH)
+		{
+			dpb_err_set(err, "activation must be relu or tanh", NULL);
+			return DPB_EINVAL;
+		}
+		if (!s->fx.intercept)
+		{
+			dpb_err_set(err, "a betaD network always has biases",
+						"Every hidden unit and the output have a bias; intercept => false applies only to the logistic and linear models.");
+			return DPB_EINVAL;
+		}
+		if (s->tier == DPB_BETAD_EXACT)
+		{
+			dpb_err_set(err, "the exact tier is not available for a network",
+						"Rejection from the prior of a network's weights accepts too rarely to be useful; use the approximate tier.");
+			return DPB_EINVAL;
+		}
+		if ((size_t) s->hidden * (s->fx.d + 2) + 2 > DPB_BETAD_MAX_DIM)
+		{
+			dpb_err_set(err, "the network has too many weights",
+						"hidden units times (features + 2) must be at most %d.", DPB_BETAD_MAX_DIM - 2);
+			return DPB_ERANGE;
+		}
+	}
 	if (s->root != DPB_BETAD_ROOT_SMALLER && s->root != DPB_BETAD_ROOT_LARGER)
 	{
 		dpb_err_set(err, "root must be smaller or larger", NULL);
@@ -294,13 +330,49 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 int
 dpb_betad_nvar(const dpb_betad_spec *s)
 {
+	if (s->hidden > 0)
+		return s->hidden * (s->fx.d + 1) + s->hidden + 1 + s->gaussian;
 	return s->fx.d + s->fx.intercept + s->gaussian;
+}
+
+const char *
+dpb_betad_model_name(const dpb_betad_spec *s)
+{
+	if (s->hidden > 0)
+		return s->gaussian ? "mlp_regression" : "mlp_classifier";
+	return s->gaussian ? "linear" : "logistic";
 }
 
 void
 dpb_betad_var_name(const dpb_betad_spec *s, int j, char *out, size_t outlen)
 {
-	if (s->fx.intercept && j == 0)
+	int			ld = s->fx.d + 1;
+
+	if (s->hidden > 0 && j < s->hidden * ld)
+	{
+		/* h<k>.bias, h<k>.<feature>: the weights of hidden unit k */
+		int			f = j % ld - 1;
+
+		if (f < 0)
+			snprintf(out, outlen, "h%d.bias", j / ld + 1);
+		else if (s->fx.has_names)
+			snprintf(out, outlen, "h%d.%s", j / ld + 1, s->fx.names[f]);
+		else
+			snprintf(out, outlen, "h%d.x%d", j / ld + 1, f + 1);
+	}
+	else if (s->hidden > 0 && j < s->hidden * ld + s->hidden + 1)
+	{
+		/* out.bias, out.h<k>: the output layer */
+		int			k = j - s->hidden * ld;
+
+		if (k == 0)
+			snprintf(out, outlen, "out.bias");
+		else
+			snprintf(out, outlen, "out.h%d", k);
+	}
+	else if (s->hidden > 0)
+		snprintf(out, outlen, "sigma2");
+	else if (s->fx.intercept && j == 0)
 		snprintf(out, outlen, "intercept");
 	else if (s->gaussian && j == dpb_betad_nvar(s) - 1)
 		snprintf(out, outlen, "sigma2");
@@ -489,6 +561,8 @@ setup_model(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *wo
 	b->m.X = X;
 	b->m.y = y;
 	b->m.work = work;
+	b->m.hidden = s->hidden;
+	b->m.activation = s->activation;
 }
 
 /* a point of the model (sigma^2 last, Gaussian) in the original units,
@@ -503,6 +577,36 @@ to_original(const dpb_betad_spec *s, const betad_setup *b, const double *par, do
 				j;
 	double		c0 = 0;
 
+	if (s->hidden > 0)
+	{
+		/* each hidden unit as a linear predictor of the original features;
+		 * the output layer times y_scale (regression) */
+		int			ld = d + 1,
+					h,
+					nw = s->hidden * ld;
+
+		for (h = 0; h < s->hidden; h++)
+		{
+			double		bias = par[h * ld];
+
+			for (j = 0; j < d; j++)
+			{
+				double		w = par[h * ld + 1 + j] / b->scale[j];
+
+				bias -= w * b->center[j];
+				out[h * ld + 1 + j] = w;
+			}
+			out[h * ld] = bias;
+		}
+		for (j = 0; j <= s->hidden; j++)
+			out[nw + j] = par[nw + j] * (s->gaussian ? s->y_scale : 1.0);
+		if (s->gaussian)
+			out[nvar - 1] = par[nvar - 1] * s->y_scale * s->y_scale;
+		if (round)
+			for (j = 0; j < nvar; j++)
+				out[j] = round12(out[j]);
+		return;
+	}
 	for (j = 0; j < d; j++)
 	{
 		double		w = par[off + j] / b->scale[j];
@@ -529,7 +633,8 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 	int			nvar,
 				dim,
 				k;
-	double		par[DPB_MAX_D + 2];
+	double	   *par = NULL,
+			   *nwork = NULL;
 	dpb_status	st = DPB_OK;
 	gsl_rng    *g = NULL;
 
@@ -551,12 +656,22 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 	dim = dpb_betad_dim(&b.m);
 	nvar = dpb_betad_nvar(s);
 	r->draws = malloc(sizeof(double) * nvar * s->ndraws);
+	par = malloc(sizeof(double) * dim);
+	if (s->hidden > 0)
+	{
+		nwork = malloc(sizeof(double) * dpb_betad_mlp_nwork(s->hidden));
+		b.m.nwork = nwork;
+		b.m.interrupt = interrupt;
+	}
 	if (s->tier == DPB_BETAD_EXACT)
 		g = dpb_rbits_gsl_alloc(rb);
-	if (r->draws == NULL || (s->tier == DPB_BETAD_EXACT && g == NULL))
+	if (r->draws == NULL || par == NULL || (s->hidden > 0 && nwork == NULL) ||
+		(s->tier == DPB_BETAD_EXACT && g == NULL))
 	{
 		free(r->draws);
 		r->draws = NULL;
+		free(par);
+		free(nwork);
 		if (g)
 			gsl_rng_free(g);
 		dpb_err_set(err, "out of memory", NULL);
@@ -578,7 +693,13 @@ dpb_betad_run(const dpb_betad_spec *s, int64_t n, double *X, double *y, double *
 			break;
 		to_original(s, &b, par, r->draws + (size_t) k * nvar, 1);
 	}
-	memset(par, 0, sizeof(par));
+	memset(par, 0, sizeof(double) * dim);
+	free(par);
+	if (nwork != NULL)
+	{
+		memset(nwork, 0, sizeof(double) * dpb_betad_mlp_nwork(s->hidden));
+		free(nwork);
+	}
 	if (g)
 		gsl_rng_free(g);
 	if (st != DPB_OK)
@@ -606,16 +727,33 @@ dpb_betad_tune(const dpb_betad_spec *spec, int64_t n, double *X, double *y, doub
 	int			dim;
 	size_t		i,
 				total;
-	double		par[DPB_MAX_D + 2];
+	double	   *par,
+			   *nwork = NULL;
 
 	if ((st = dpb_betad_spec_check(&s, err)) != DPB_OK)
 		return st;
 	setup_model(&s, n, X, y, work, &b);
 	dim = dpb_betad_dim(&b.m);
 	total = (size_t) s.sched.chains * s.sched.iters;
+	par = malloc(sizeof(double) * dim);
+	if (s.hidden > 0)
+	{
+		nwork = malloc(sizeof(double) * dpb_betad_mlp_nwork(s.hidden));
+		b.m.nwork = nwork;
+		b.m.interrupt = interrupt;
+	}
+	if (par == NULL || (s.hidden > 0 && nwork == NULL))
+	{
+		free(par);
+		free(nwork);
+		dpb_err_set(err, "out of memory", NULL);
+		return DPB_ENOMEM;
+	}
 	st = dpb_betad_chains(&b.m, &s.sched, g, interrupt, draws, stats);
+	free(nwork);
 	if (st != DPB_OK)
 	{
+		free(par);
 		dpb_err_set(err, st == DPB_EINTR ? "canceled" : "the betaD sampler failed", NULL);
 		return st;
 	}
@@ -626,6 +764,7 @@ dpb_betad_tune(const dpb_betad_spec *spec, int64_t n, double *X, double *y, doub
 			par[dim - 1] = b.m.s2 + exp(par[dim - 1]);
 		to_original(&s, &b, par, draws + i * dim, 0);
 	}
+	free(par);
 	return DPB_OK;
 }
 
@@ -737,7 +876,17 @@ get8(const unsigned char **p)
  * (h[27]: 1 when a signature block follows the draws) */
 #define NHEAD_V1 26
 #define NHEAD_V2 27
-#define NHEAD 28
+#define NHEAD_V3 28
+/* version 4 (a network): h[28] the hidden units, h[29] the activation */
+#define NHEAD 30
+
+/* the header doubles of a release as packed: version 4 for a network,
+ * version 3 otherwise */
+static int
+nhead_of(const dpb_betad_spec *s)
+{
+	return s->hidden > 0 ? NHEAD : NHEAD_V3;
+}
 
 /*
  * The fields that do not apply get fixed values: the exact tier has no
@@ -771,7 +920,7 @@ head_values(const dpb_betad_release *rel, double *h)
 
 	canonical(&c);
 
-	h[0] = DPB_BETAD_VERSION;
+	h[0] = s->hidden > 0 ? DPB_BETAD_VERSION_MLP : DPB_BETAD_VERSION;
 	h[1] = s->gaussian;
 	h[2] = s->epsilon;
 	h[3] = s->delta;
@@ -799,6 +948,8 @@ head_values(const dpb_betad_release *rel, double *h)
 	h[25] = s->delta_eff;
 	h[26] = s->neighbours;
 	h[27] = r->sig.present ? 1 : 0;
+	h[28] = s->hidden;
+	h[29] = s->activation;
 }
 
 int
@@ -812,7 +963,7 @@ dpb_betad_packed_size(const dpb_betad_release *r)
 {
 	const dpb_betad_spec *s = &r->s;
 
-	return 4 + 8 * (NHEAD + (s->fx.has_bounds ? 2 * s->fx.d : 0) +
+	return 4 + 8 * (nhead_of(s) + (s->fx.has_bounds ? 2 * s->fx.d : 0) +
 					(size_t) s->ndraws * dpb_betad_nvar(s)) +
 		(s->fx.has_names ? (size_t) s->fx.d * DPB_NAME_LEN : 0) +
 		(r->sig.present ? dpb_sig_block_size(&r->sig, 1) : 0);
@@ -830,7 +981,7 @@ dpb_betad_pack(const dpb_betad_release *r, unsigned char *buf)
 	memcpy(p, DPB_BETAD_MAGIC, 4);
 	p += 4;
 	head_values(r, h);
-	for (j = 0; j < NHEAD; j++)
+	for (j = 0; j < (size_t) nhead_of(s); j++)
 		put8(&p, h[j]);
 	if (s->fx.has_bounds)
 		for (j = 0; j < (size_t) s->fx.d; j++)
@@ -866,7 +1017,7 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 {
 	double		h[NHEAD];
 	const unsigned char *p = buf + 4;
-	int64_t		iv[14];
+	int64_t		iv[16];
 	size_t		j,
 				nd,
 				base;
@@ -880,21 +1031,26 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	h[0] = get8(&p);
 	/* version 1 (dpbayes 0.1.0): replace-one, no neighbours field; version
 	 * 2: no signature flag (unsigned) */
-	if (h[0] != 1 && h[0] != 2 && h[0] != DPB_BETAD_VERSION)
+	if (h[0] != 1 && h[0] != 2 && h[0] != DPB_BETAD_VERSION && h[0] != DPB_BETAD_VERSION_MLP)
 	{
 		dpb_err_set(err, "unsupported betaD release format version",
-					"This build reads versions 1 to %d.", DPB_BETAD_VERSION);
+					"This build reads versions 1 to %d.", DPB_BETAD_VERSION_MLP);
 		return DPB_ECORRUPT;
 	}
-	nhead = h[0] == 1 ? NHEAD_V1 : h[0] == 2 ? NHEAD_V2 : NHEAD;
+	nhead = h[0] == 1 ? NHEAD_V1 : h[0] == 2 ? NHEAD_V2 : h[0] == 3 ? NHEAD_V3 : NHEAD;
 	if (len < 4 + 8 * (size_t) nhead)
 		goto corrupt;
 	for (j = 1; j < (size_t) nhead; j++)
 		h[j] = get8(&p);
 	if (nhead < NHEAD_V2)
 		h[26] = DPB_NB_REPLACE;
-	if (nhead < NHEAD)
+	if (nhead < NHEAD_V3)
 		h[27] = 0;
+	if (nhead < NHEAD)
+		h[28] = h[29] = 0;
+	/* version 4 is a network's, a network's is version 4 */
+	if ((nhead == NHEAD) != (h[28] >= 1))
+		goto corrupt;
 	if (!int_field(h[26], DPB_NB_ADD_REMOVE, DPB_NB_REPLACE, &iv[12]) ||
 		!int_field(h[27], 0, 1, &iv[13]) ||
 		!int_field(h[1], 0, 1, &iv[0]) || !int_field(h[5], 0, 1, &iv[1]) ||
@@ -907,7 +1063,9 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 		!int_field(h[19], 0, 1, &iv[10]) ||
 		!int_field(h[21], -1, 9007199254740992.0, &r->n) ||
 		!int_field(h[22], 0, 1, &iv[11]) ||
-		!int_field(h[23], 0, DPB_BETAD_EXACT_MAX_WORK, &r->trials))
+		!int_field(h[23], 0, DPB_BETAD_EXACT_MAX_WORK, &r->trials) ||
+		!int_field(h[28], 0, DPB_BETAD_MAX_HIDDEN, &iv[14]) ||
+		!int_field(h[29], 0, 1, &iv[15]))
 		goto corrupt;
 	s->gaussian = (int) iv[0];
 	s->epsilon = h[2];
@@ -933,9 +1091,11 @@ dpb_betad_unpack(const unsigned char *buf, size_t len, dpb_betad_release *r, dpb
 	r->delta_prime = h[24];
 	s->delta_eff = h[25];
 	s->neighbours = (dpb_neighbours) iv[12];
+	s->hidden = (int) iv[14];
+	s->activation = (int) iv[15];
 	nd = (size_t) s->ndraws * dpb_betad_nvar(s);
 	/* the size without a signature block; a signed release has more */
-	base = dpb_betad_packed_size(r) - 8 * (size_t) (NHEAD - nhead);
+	base = dpb_betad_packed_size(r) - 8 * (size_t) (nhead_of(s) - nhead);
 	if (iv[13] ? len <= base : len != base)
 		goto corrupt;
 	if (s->fx.has_bounds)
@@ -1073,8 +1233,11 @@ dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out)
 	char		name[DPB_NAME_LEN + 8];
 
 	dpb_buf_printf(out, "{\"format\": \"dpbayes.release\", \"kind\": \"betad\", \"version\": %d, ",
-				   DPB_BETAD_VERSION);
-	dpb_buf_printf(out, "\"model\": \"%s\", ", s->gaussian ? "linear" : "logistic");
+				   s->hidden > 0 ? DPB_BETAD_VERSION_MLP : DPB_BETAD_VERSION);
+	dpb_buf_printf(out, "\"model\": \"%s\", ", dpb_betad_model_name(s));
+	if (s->hidden > 0)
+		dpb_buf_printf(out, "\"network\": {\"hidden\": %d, \"activation\": \"%s\"}, ",
+					   s->hidden, s->activation == DPB_BETAD_ACT_TANH ? "tanh" : "relu");
 	if (s->neighbours == DPB_NB_REPLACE)
 		dpb_buf_printf(out, "\"neighbours\": \"replace\", \"n\": %lld, ", (long long) r->n);
 	else
@@ -1156,4 +1319,30 @@ dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out)
 	dpb_sig_to_json(out, &r->sig);
 	dpb_buf_puts(out, "}");
 	return out->oom ? DPB_ENOMEM : DPB_OK;
+}
+
+/* ---- prediction (post-processing of a released draw) ---- */
+
+double
+dpb_betad_predict(const dpb_betad_release *r, int k, const double *x)
+{
+	const dpb_betad_spec *s = &r->s;
+	const double *dr = r->draws + (size_t) k * dpb_betad_nvar(s);
+	double		u;
+	int			j;
+
+	if (s->hidden > 0)
+		/* the draw is in the original units: each hidden unit a linear
+		 * predictor of the raw features, the output in y's units */
+		u = dpb_betad_mlp_output(s->fx.d, s->hidden, s->activation, dr, x);
+	else
+	{
+		u = s->fx.intercept ? dr[0] : 0.0;
+		for (j = 0; j < s->fx.d; j++)
+			u += dr[s->fx.intercept + j] * x[j];
+	}
+	if (s->gaussian)
+		return u;
+	/* the class probability sigma(u), stable for |u| large */
+	return u >= 0 ? 1.0 / (1.0 + exp(-u)) : exp(u) / (1.0 + exp(u));
 }

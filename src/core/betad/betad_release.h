@@ -34,12 +34,16 @@
 #include "release.h"			/* dpb_buf */
 
 /*
+ * 4: a network (issue 28): two more header fields after the signature
+ * flag, the hidden units and the activation; releases of the logistic and
+ * linear models are still written as version 3 (their bytes unchanged).
  * 3: a signature flag after the neighbours, and when it is 1 a versioned
  * signature block (release_sig.c, version 2) after the draws; 2: the
  * neighbours (add/remove: no n); 1: replace-one with n.  New releases are
  * version 3; versions 1 and 2 (never signed) are still read.
  */
 #define DPB_BETAD_VERSION 3
+#define DPB_BETAD_VERSION_MLP 4
 #define DPB_BETAD_MAGIC "DPBD"
 #define DPB_BETAD_MAX_DRAWS 100
 #define DPB_BETAD_MAX_CHAINS 64
@@ -77,6 +81,14 @@ typedef struct dpb_betad_spec
 	 * released; the exact tier needs it.
 	 */
 	dpb_neighbours neighbours;
+	/*
+	 * A one-hidden-layer network (issue 28; betad_model.h) when hidden > 0:
+	 * gaussian 0 the classifier, 1 the regression; activation
+	 * DPB_BETAD_ACT_RELU or _TANH (0 when hidden is 0).  Biases always
+	 * (intercept 1), approximate tier only.
+	 */
+	int			hidden;
+	int			activation;
 
 	/* derived by dpb_betad_spec_check */
 	double		eps_draw;		/* epsilon of one exact draw */
@@ -103,7 +115,9 @@ dpb_status	dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err);
  */
 double		dpb_betad_eps_draw(const dpb_betad_spec *s, double beta);
 
-/* Number of released variables: intercept, d coefficients (, sigma2). */
+/* Number of released variables: intercept, d coefficients (, sigma2); a
+ * network: H (d + 1) + H + 1 (, sigma2), in the model's order
+ * (betad_model.h), in the original units. */
 int			dpb_betad_nvar(const dpb_betad_spec *s);
 
 /*
@@ -176,6 +190,16 @@ dpb_sig_check dpb_betad_verify(const dpb_betad_release *r,
 /* Variable name of released entry j (intercept, feature names or xJ,
  * sigma2) into out (DPB_NAME_LEN + 8 bytes). */
 void		dpb_betad_var_name(const dpb_betad_spec *s, int j, char *out, size_t outlen);
+
+/*
+ * The model's output at one row x (d features, original units) for draw k
+ * of r: the class probability (logistic, network classifier) or the mean
+ * of y in its units (linear, network regression).
+ */
+double		dpb_betad_predict(const dpb_betad_release *r, int k, const double *x);
+
+/* "logistic", "linear", "mlp_classifier" or "mlp_regression" */
+const char *dpb_betad_model_name(const dpb_betad_spec *s);
 
 /* The JSON form (docs/release-format.md, kind "betad"). */
 dpb_status	dpb_betad_to_json(const dpb_betad_release *r, dpb_buf *out);

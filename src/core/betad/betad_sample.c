@@ -100,20 +100,24 @@ dpb_betad_chains(const dpb_betad_model *m, const dpb_betad_schedule *s, gsl_rng 
 				c,
 				k;
 	size_t		per = (size_t) s->iters * dim;
-	double		init[DPB_MAX_D + 2];
+	double	   *init;
 	dpb_nuts_opts o;
 	dpb_status	status = DPB_OK;
 
-	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_MAX_D + 2)
+	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_BETAD_MAX_DIM)
 		return DPB_EINVAL;
+	init = malloc(sizeof(double) * dim);
+	if (init == NULL)
+		return DPB_ENOMEM;
 	dpb_nuts_opts_default(&o);
 	o.warmup = s->warmup;
 	o.draws = s->iters;
 	o.curvature_init = 1;
 	/* a dense metric: as cheap as the diagonal one on independent features,
 	 * 30% fewer gradients on strongly correlated ones (docs/betad.md,
-	 * "Choosing the default schedule") */
-	o.dense = 1;
+	 * "Choosing the default schedule"); a network's weights: the diagonal
+	 * one (docs/betad.md, "Neural networks") */
+	o.dense = m->hidden > 0 ? 0 : 1;
 	o.interrupt = interrupt;
 	for (c = 0; c < s->chains && status == DPB_OK; c++)
 	{
@@ -125,6 +129,8 @@ dpb_betad_chains(const dpb_betad_model *m, const dpb_betad_schedule *s, gsl_rng 
 			init[dim - 1] = gsl_ran_gaussian(g, 1.0);
 		status = dpb_nuts_run(dim, logp, (void *) m, init, &o, g, draws + per * c, &stats[c]);
 	}
+	memset(init, 0, sizeof(double) * dim);
+	free(init);
 	return status;
 }
 
@@ -140,7 +146,7 @@ dpb_betad_draw(const dpb_betad_model *m, const dpb_betad_schedule *s, dpb_rbits 
 	dpb_status	status;
 	uint64_t	pick = 0;
 
-	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_MAX_D + 2)
+	if (s->chains < 1 || s->warmup < 10 || s->iters < 1 || dim > DPB_BETAD_MAX_DIM)
 	{
 		dpb_err_set(err, "invalid betaD schedule", NULL);
 		return DPB_EINVAL;
