@@ -34,7 +34,7 @@ FROM (SELECT dpbayes.betad(1, 'logistic', draws => 10, delta => 1e-6) AS p) s;
 -- a forged composite (epsilon and beta disagree) is refused by the aggregate too
 SELECT dpbayes.betad_logistic(ARRAY[1.0]::float8[], true,
          ROW(1, 'logistic', 3, NULL, NULL, true, 3, NULL, NULL, NULL, 1, NULL,
-             'approximate', NULL, 4, 1000, 1000, 'smaller', NULL, 'add_remove', 'none')::dpbayes.betad_params);
+             'approximate', NULL, 4, 1000, 1000, 'smaller', NULL, 'add_remove', 'none', NULL, NULL)::dpbayes.betad_params);
 
 -- ---- data: logistic, theta = (0.5, 2, -1); linear y = 1 + 2 x1 - x2 + noise ----
 CREATE TABLE bd AS

@@ -710,3 +710,158 @@ test_betad_mlp_release(void)
 	check_release(r);
 	gsl_rng_free(r);
 }
+
+/* ---- the membership audit on a network at tiny N (test_betad_audit.c) ---- */
+
+#include "betad/betad_calib.h"
+#include "betad/betad_sample.h"
+
+#include <gsl/gsl_cdf.h>
+
+#define AROUNDS 1000
+#define AH 2
+
+static double
+a_beta_q(double q, double a, double b)
+{
+	double		lo = 0,
+				hi = 1;
+	int			it;
+
+	for (it = 0; it < 200; it++)
+	{
+		double		mid = 0.5 * (lo + hi);
+
+		if (gsl_cdf_beta_P(mid, a, b) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return 0.5 * (lo + hi);
+}
+
+/* the eps that tp of n guesses on D and fp of n on D' demonstrate (pure
+ * DP, Clopper-Pearson at level alpha), as test_betad_audit.c */
+static double
+a_eps_lb(int tp, int fp, int n, double alpha)
+{
+	double		tlo = tp == 0 ? 0 : a_beta_q(alpha, tp, n - tp + 1),
+				fhi = fp == n ? 1 : a_beta_q(1 - alpha, fp + 1, n - fp),
+				nlo = fp == n ? 0 : a_beta_q(alpha, n - fp, fp + 1),
+				mhi = tp == 0 ? 1 : a_beta_q(1 - alpha, n - tp + 1, tp),
+				e = 0;
+
+	if (tlo > 0)
+		e = fmax(e, log(tlo / fmax(fhi, 1e-300)));
+	if (nlo > 0)
+		e = fmax(e, log(nlo / fmax(mhi, 1e-300)));
+	return e;
+}
+
+/*
+ * Add/remove neighbours (the default): D = {(x = 1, y = 1), (x = 0, y = -1)}
+ * against D less its first record; a network of AH tanh (act 1) or ReLU
+ * (act 0) units, N(0, 1) priors, beta from epsilon = 1 / b, one draw per
+ * round with the networks' default schedule.  The adversary's statistic is
+ * the released network's output at x = 1 (invariant to the weights'
+ * symmetries, and the record's whole pull), thresholded at 41 values.
+ * deterministic: the posterior mode by gradient ascent from a fixed start,
+ * a deterministic release the audit must catch.
+ */
+static double
+net_audit(double eps, int act_kind, int deterministic, dpb_rbits *rb)
+{
+	double		XD[2] = {1, 0},
+				XR[1] = {0},
+				yD[2] = {1, -1},
+				yR[1] = {-1},
+				work[4],
+				nwork[3 * DPB_BETAD_MLP_BLOCK * AH],
+			   *dr = malloc(sizeof(double) * 2 * AROUNDS),
+				worst = 0,
+				beta,
+				one = 1;
+	dpb_betad_schedule s;
+	dpb_err		err;
+	int			t,
+				i,
+				k;
+
+	dpb_betad_mlp_schedule_default(&s);
+	CHECK(dpb_betad_beta(0, 2 * eps, 0, 1, DPB_BETAD_ROOT_SMALLER, &beta, &err) == DPB_OK, "beta");
+	for (t = 0; t < 2; t++)
+	{
+		dpb_betad_model m;
+
+		memset(&m, 0, sizeof(m));
+		m.d = 1;
+		m.intercept = 1;
+		m.beta = beta;
+		m.prior_sd = 1.0;
+		m.n = t ? 1 : 2;
+		m.X = t ? XR : XD;
+		m.y = t ? yR : yD;
+		m.work = work;
+		m.hidden = AH;
+		m.activation = act_kind;
+		m.nwork = nwork;
+		for (i = 0; i < AROUNDS; i++)
+		{
+			double		th[3 * AH + 1];
+
+			if (deterministic)
+			{
+				int			it,
+							j;
+				double		g[3 * AH + 1];
+
+				for (j = 0; j < 3 * AH + 1; j++)
+					th[j] = 0.3 * (j + 1) * (j % 2 ? -1 : 1);
+				for (it = 0; it < 2000; it++)
+				{
+					(void) dpb_betad_logpost(&m, th, g);
+					for (j = 0; j < 3 * AH + 1; j++)
+						th[j] += 0.05 * g[j];
+				}
+			}
+			else
+				CHECK(dpb_betad_draw(&m, &s, rb, NULL, th, &err) == DPB_OK, "draw: %s", err.msg);
+			dr[t * AROUNDS + i] = dpb_betad_mlp_output(1, AH, act_kind, th, &one);
+		}
+	}
+	for (k = -20; k <= 20; k++)
+	{
+		double		thr = 0.15 * k;
+		int			tp = 0,
+					fp = 0;
+
+		for (i = 0; i < AROUNDS; i++)
+		{
+			tp += dr[i] > thr;
+			fp += dr[AROUNDS + i] > thr;
+		}
+		worst = fmax(worst, a_eps_lb(tp, fp, AROUNDS, 1e-3 / 41));
+	}
+	free(dr);
+	return worst;
+}
+
+void
+test_betad_mlp_audit(void)
+{
+	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(2828));
+	double		t1 = net_audit(1.0, DPB_BETAD_ACT_TANH, 0, rb),
+				t5 = net_audit(5.0, DPB_BETAD_ACT_TANH, 0, rb),
+				r1 = net_audit(1.0, DPB_BETAD_ACT_RELU, 0, rb),
+				r5 = net_audit(5.0, DPB_BETAD_ACT_RELU, 0, rb),
+				td = net_audit(5.0, DPB_BETAD_ACT_TANH, 1, rb),
+				rd = net_audit(5.0, DPB_BETAD_ACT_RELU, 1, rb);
+
+	printf("  betaD network membership audit (add/remove, %d units, %d rounds each, 99.9%% CP over 41 thresholds): "
+		   "tanh eps lower bound %.3f at eps 1, %.3f at eps 5; relu %.3f at eps 1, %.3f at eps 5; "
+		   "deterministic mode: tanh %.3f, relu %.3f\n", AH, AROUNDS, t1, t5, r1, r5, td, rd);
+	CHECK(t1 <= 1.0 && r1 <= 1.0, "an attack demonstrates eps > 1: tanh %.3f, relu %.3f", t1, r1);
+	CHECK(t5 <= 5.0 && r5 <= 5.0, "an attack demonstrates eps > 5: tanh %.3f, relu %.3f", t5, r5);
+	CHECK(td > 4.0 && rd > 4.0, "the audit misses a deterministic release: tanh %.3f, relu %.3f", td, rd);
+	dpb_rbits_free(rb);
+}

@@ -40,6 +40,7 @@ unsigned long unit_seed_shift = 0;
 	X(betad_model) \
 	X(betad_mlp) \
 	X(betad_mlp_release) \
+	X(betad_mlp_audit) \
 	X(betad_sample) \
 	X(betad_audit) \
 	X(betad_release) \

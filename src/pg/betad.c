@@ -144,26 +144,31 @@ dpbayes_betad_epsilon_min(PG_FUNCTION_ARGS)
 
 /* ---- the parameters of a betaD release: dpbayes.betad(...) ---- */
 
-/* 21 since 0.2.0 (neighbours, scaling); a betad_params value stored by 0.1.0
- * has 19 and was made for replace-one neighbours; one stored before the
- * scaling attribute (issue 25) has 20 */
-#define NATTS_B 21
+/* 23 since 0.2.0 (neighbours, scaling, hidden, activation); a betad_params
+ * value stored by 0.1.0 has 19 and was made for replace-one neighbours; one
+ * stored before the scaling attribute (issue 25) has 20, before the
+ * network's (issue 28) 21 */
+#define NATTS_B 23
+#define NATTS_B_V3 21
 #define NATTS_B_V2 20
 #define NATTS_B_V1 19
 enum
 {
 	B_EPSILON, B_MODEL, B_PRIOR_SD, B_SIGMA2_FLOOR, B_Y_SCALE, B_INTERCEPT, B_BETA,
 	B_LOWER, B_UPPER, B_FEATURES, B_DRAWS, B_DELTA, B_TIER, B_DELTA_PRIME, B_CHAINS,
-	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR, B_NEIGHBOURS, B_SCALING
+	B_WARMUP, B_ITERATIONS, B_ROOT, B_SIGMA2_PRIOR, B_NEIGHBOURS, B_SCALING, B_HIDDEN,
+	B_ACTIVATION
 };
 
 static const char *const battnames[NATTS_B] = {
 	"epsilon", "model", "prior_sd", "sigma2_floor", "y_scale", "intercept", "beta",
 	"lower", "upper", "features", "draws", "delta", "tier", "delta_prime", "chains",
-	"warmup", "iterations", "root", "sigma2_prior", "neighbours", "scaling"
+	"warmup", "iterations", "root", "sigma2_prior", "neighbours", "scaling", "hidden",
+	"activation"
 };
 
-#define NATTS_B_OK(n) ((n) == NATTS_B || (n) == NATTS_B_V2 || (n) == NATTS_B_V1)
+#define NATTS_B_OK(n) ((n) == NATTS_B || (n) == NATTS_B_V3 || (n) == NATTS_B_V2 || \
+					   (n) == NATTS_B_V1)
 
 static const char *
 betad_text(const Datum *v, const bool *isnull, int a)
@@ -192,6 +197,7 @@ betad_fill(const Datum *v, const bool *isnull, dpb_neighbours absent_nb, dpb_bet
 	const char *m = betad_text(v, isnull, B_MODEL),
 			   *t;
 	int			gaussian,
+				network = 0,
 				nlo = 0,
 				nup = 0;
 	dpb_err		err;
@@ -206,13 +212,51 @@ betad_fill(const Datum *v, const bool *isnull, dpb_neighbours absent_nb, dpb_bet
 		gaussian = 0;
 	else if (strcmp(m, "linear") == 0)
 		gaussian = 1;
+	else if (strcmp(m, "mlp_classifier") == 0 || strcmp(m, "mlp_regression") == 0)
+	{
+		gaussian = strcmp(m, "mlp_regression") == 0;
+		network = 1;
+	}
 	else
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown betaD model"),
-				 errdetail("betaD-Bayes supports the models \"logistic\" and \"linear\" (Gaussian regression)."),
+				 errdetail("betaD-Bayes supports the models \"logistic\" and \"linear\" (Gaussian regression), and the networks \"mlp_classifier\" and \"mlp_regression\"."),
 				 errhint("Use 'logistic' or 'linear'.")));
 	dpb_betad_spec_default(s, gaussian);
+	if (network)
+	{
+		/* the paper's network: 10 ReLU units, N(0, 1) on every weight, and
+		 * the networks' default schedule (docs/betad.md, "Neural networks") */
+		s->hidden = 10;
+		s->activation = DPB_BETAD_ACT_RELU;
+		s->prior_sd = 1.0;
+		dpb_betad_mlp_schedule_default(&s->sched);
+	}
+	if (!network && (!isnull[B_HIDDEN] || !isnull[B_ACTIVATION]))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("hidden and activation apply only to the network models"),
+				 errhint("Use model => 'mlp_classifier' or 'mlp_regression' for a network.")));
+	if (network && !isnull[B_HIDDEN])
+	{
+		int32		hu = DatumGetInt32(v[B_HIDDEN]);
+
+		if (hu < 1 || hu > DPB_BETAD_MAX_HIDDEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("hidden must be between 1 and %d", DPB_BETAD_MAX_HIDDEN)));
+		s->hidden = hu;
+	}
+	if (network && (t = betad_text(v, isnull, B_ACTIVATION)) != NULL)
+	{
+		if (strcmp(t, "tanh") == 0)
+			s->activation = DPB_BETAD_ACT_TANH;
+		else if (strcmp(t, "relu") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("activation must be \"relu\" or \"tanh\"")));
+	}
 	if (isnull[B_EPSILON] && isnull[B_BETA])
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -227,12 +271,13 @@ betad_fill(const Datum *v, const bool *isnull, dpb_neighbours absent_nb, dpb_bet
 	if (gaussian && isnull[B_SIGMA2_FLOOR])
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the linear model needs sigma2_floor"),
+				 errmsg("the %s model needs sigma2_floor", network ? "mlp_regression" : "linear"),
 				 errdetail("The privacy of a Gaussian model rests on a public lower bound on the residual variance."),
 				 errhint("Pass sigma2_floor => a public floor on the residual variance, in the units of y.")));
 	if (!gaussian && (!isnull[B_SIGMA2_FLOOR] || !isnull[B_Y_SCALE] || !isnull[B_SIGMA2_PRIOR]))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 network ? errmsg("sigma2_floor, y_scale and sigma2_prior apply only to the regression models") :
 				 errmsg("sigma2_floor, y_scale and sigma2_prior apply only to the linear model")));
 	if (gaussian)
 	{
@@ -403,6 +448,10 @@ dpbayes_betad(PG_FUNCTION_ARGS)
 	isnull[B_EPSILON] = isnull[B_BETA] = isnull[B_PRIOR_SD] = isnull[B_INTERCEPT] = false;
 	isnull[B_DRAWS] = isnull[B_TIER] = isnull[B_CHAINS] = isnull[B_WARMUP] = false;
 	isnull[B_ITERATIONS] = isnull[B_ROOT] = isnull[B_NEIGHBOURS] = false;
+	isnull[B_HIDDEN] = isnull[B_ACTIVATION] = s.hidden == 0;
+	v[B_HIDDEN] = Int32GetDatum(s.hidden);
+	v[B_ACTIVATION] = s.hidden == 0 ? (Datum) 0 :
+		CStringGetTextDatum(s.activation == DPB_BETAD_ACT_TANH ? "tanh" : "relu");
 	isnull[B_SCALING] = !s.fx.unscaled;
 	v[B_SCALING] = s.fx.unscaled ? CStringGetTextDatum("none") : (Datum) 0;
 	isnull[B_DELTA] = s.ndraws == 1;
@@ -496,4 +545,46 @@ dpb_pg_betad_require_scales(const dpb_betad_spec *s)
 			 errhint("Pass lower => ARRAY[...] and upper => ARRAY[...] to dpbayes.betad(): public bounds "
 					 "used only to scale the features, never to clip them. For features already on a unit "
 					 "scale, pass scaling => 'none'.")));
+}
+
+/*
+ * dpbayes.betad_predict(release, x float8[]): the output of a betaD
+ * release for one row of its features in their original units (issue 28):
+ * the class probability (logistic, mlp_classifier) or the mean of y in its
+ * units (linear, mlp_regression); with k draws, the mean over them.  Pure
+ * post-processing of the released draws.
+ */
+PG_FUNCTION_INFO_V1(dpbayes_betad_predict);
+Datum
+dpbayes_betad_predict(PG_FUNCTION_ARGS)
+{
+	dpb_betad_release r;
+	double		x[DPB_MAX_D],
+				sum = 0;
+	int			n,
+				k;
+
+	if (!dpb_pg_datum_is_betad(PG_GETARG_DATUM(0)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("betad_predict needs a release of kind betad"),
+				 errdetail("The release is a release of statistics, not a draw of a model's parameters."),
+				 errhint("Use a release of dpbayes.betad_logistic, betad_linear, betad_mlp_classifier or betad_mlp_regression.")));
+	dpb_pg_betad_release_from_datum(PG_GETARG_DATUM(0), &r);
+	n = dpb_pg_float8_array(PG_GETARG_DATUM(1), "x", x, DPB_MAX_D);
+	if (n != r.s.fx.d)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("x must have one value per feature of the release"),
+				 errdetail("The release has %d features; x has %d values.", r.s.fx.d, n),
+				 errhint("Give the features in the release's order, in their original units.")));
+	for (k = 0; k < r.s.ndraws; k++)
+		sum += dpb_betad_predict(&r, k, x);
+	sum /= r.s.ndraws;
+	if (!isfinite(sum))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("the prediction is not finite"),
+				 errhint("Give features of the size the release was made for.")));
+	PG_RETURN_FLOAT8(sum);
 }

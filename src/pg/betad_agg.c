@@ -154,8 +154,16 @@ check_d(BetadState *s, int d)
 				 errdetail("The parameters give %d features; the rows have %d.", s->spec.fx.d, d)));
 }
 
+static const char *
+agg_name(int gaussian, int network)
+{
+	return network ? (gaussian ? "betad_mlp_regression" : "betad_mlp_classifier") :
+		(gaussian ? "betad_linear" : "betad_logistic");
+}
+
 static BetadState *
-trans_state(FunctionCallInfo fcinfo, int gaussian, int p_arg, MemoryContext *aggcxt)
+trans_state(FunctionCallInfo fcinfo, int gaussian, int network, int p_arg,
+			MemoryContext *aggcxt)
 {
 	BetadState *s;
 	HeapTupleHeader th;
@@ -183,13 +191,22 @@ trans_state(FunctionCallInfo fcinfo, int gaussian, int p_arg, MemoryContext *agg
 	if (!s->have_spec)
 	{
 		dpb_pg_betad_from_datum(PG_GETARG_DATUM(p_arg), &s->spec);
+		if ((s->spec.hidden > 0) != (network != 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("the parameters are for the %s model", dpb_betad_model_name(&s->spec)),
+					 errhint("Use dpbayes.%s, or dpbayes.betad(..., model => '%s').",
+							 agg_name(s->spec.gaussian, s->spec.hidden > 0),
+							 network ? (gaussian ? "mlp_regression" : "mlp_classifier") :
+							 (gaussian ? "linear" : "logistic"))));
 		if (s->spec.gaussian != gaussian)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the parameters are for the %s model", s->spec.gaussian ? "linear" : "logistic"),
-					 errhint("Use dpbayes.betad_%s, or dpbayes.betad(..., model => '%s').",
-							 s->spec.gaussian ? "linear" : "logistic",
-							 gaussian ? "linear" : "logistic")));
+					 errmsg("the parameters are for the %s model", dpb_betad_model_name(&s->spec)),
+					 errhint("Use dpbayes.%s, or dpbayes.betad(..., model => '%s').",
+							 agg_name(s->spec.gaussian, network),
+							 network ? (gaussian ? "mlp_regression" : "mlp_classifier") :
+							 (gaussian ? "linear" : "logistic"))));
 		dpb_pg_betad_require_scales(&s->spec);
 		s->p_copy = MemoryContextAlloc(*aggcxt, len);
 		memcpy(s->p_copy, th, len);
@@ -245,10 +262,10 @@ response(FunctionCallInfo fcinfo, int gaussian, int arg)
 
 /* the array form: (x float8[], y, p) */
 static Datum
-betad_trans(FunctionCallInfo fcinfo, int gaussian)
+betad_trans(FunctionCallInfo fcinfo, int gaussian, int network)
 {
 	MemoryContext aggcxt;
-	BetadState *s = trans_state(fcinfo, gaussian, 3, &aggcxt);
+	BetadState *s = trans_state(fcinfo, gaussian, network, 3, &aggcxt);
 	double	   *x;
 	int			d;
 
@@ -261,46 +278,36 @@ betad_trans(FunctionCallInfo fcinfo, int gaussian)
 
 /* the column form: (y, p, VARIADIC x) */
 static Datum
-betad_cols_trans(FunctionCallInfo fcinfo, int gaussian)
+betad_cols_trans(FunctionCallInfo fcinfo, int gaussian, int network)
 {
 	MemoryContext aggcxt;
-	BetadState *s = trans_state(fcinfo, gaussian, 2, &aggcxt);
+	BetadState *s = trans_state(fcinfo, gaussian, network, 2, &aggcxt);
 	double		y = response(fcinfo, gaussian, 1);
 	double	   *x;
 	int			d;
 
-	x = dpb_rel_cols_features(fcinfo, gaussian ? "betad_linear" : "betad_logistic", &d);
+	x = dpb_rel_cols_features(fcinfo, agg_name(gaussian, network), &d);
 	add_row(s, aggcxt, x, d, y);
 	PG_RETURN_POINTER(s);
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_betad_logistic_trans);
-Datum
-dpbayes_betad_logistic_trans(PG_FUNCTION_ARGS)
-{
-	return betad_trans(fcinfo, 0);
+#define BETAD_TRANS(fn, body, gaussian, network) \
+PG_FUNCTION_INFO_V1(fn); \
+Datum \
+fn(PG_FUNCTION_ARGS) \
+{ \
+	return body(fcinfo, gaussian, network); \
 }
 
-PG_FUNCTION_INFO_V1(dpbayes_betad_linear_trans);
-Datum
-dpbayes_betad_linear_trans(PG_FUNCTION_ARGS)
-{
-	return betad_trans(fcinfo, 1);
-}
-
-PG_FUNCTION_INFO_V1(dpbayes_betad_logistic_cols_trans);
-Datum
-dpbayes_betad_logistic_cols_trans(PG_FUNCTION_ARGS)
-{
-	return betad_cols_trans(fcinfo, 0);
-}
-
-PG_FUNCTION_INFO_V1(dpbayes_betad_linear_cols_trans);
-Datum
-dpbayes_betad_linear_cols_trans(PG_FUNCTION_ARGS)
-{
-	return betad_cols_trans(fcinfo, 1);
-}
+BETAD_TRANS(dpbayes_betad_logistic_trans, betad_trans, 0, 0)
+BETAD_TRANS(dpbayes_betad_linear_trans, betad_trans, 1, 0)
+BETAD_TRANS(dpbayes_betad_logistic_cols_trans, betad_cols_trans, 0, 0)
+BETAD_TRANS(dpbayes_betad_linear_cols_trans, betad_cols_trans, 1, 0)
+/* the networks (issue 28): the same buffered rows and final functions */
+BETAD_TRANS(dpbayes_betad_mlp_classifier_trans, betad_trans, 0, 1)
+BETAD_TRANS(dpbayes_betad_mlp_regression_trans, betad_trans, 1, 1)
+BETAD_TRANS(dpbayes_betad_mlp_classifier_cols_trans, betad_cols_trans, 0, 1)
+BETAD_TRANS(dpbayes_betad_mlp_regression_cols_trans, betad_cols_trans, 1, 1)
 
 /* appends b's rows to a */
 static void

@@ -86,6 +86,14 @@ dpb_betad_schedule_default(dpb_betad_schedule *s)
 	s->iters = 50;
 }
 
+void
+dpb_betad_mlp_schedule_default(dpb_betad_schedule *s)
+{
+	s->chains = 4;
+	s->warmup = 500;
+	s->iters = 50;
+}
+
 static double
 logp(const double *x, double *grad, void *ctx)
 {

@@ -38,6 +38,11 @@ typedef struct dpb_betad_schedule
  * each (docs/betad.md, "Choosing the default schedule"). */
 void		dpb_betad_schedule_default(dpb_betad_schedule *s);
 
+/* The networks' default public schedule (docs/betad.md, "Neural networks",
+ * where the rule that chose it is): 4 chains, 500 warmup, 50 kept
+ * iterations each. */
+void		dpb_betad_mlp_schedule_default(dpb_betad_schedule *s);
+
 /*
  * Runs the chains and writes one draw, chosen uniformly among all kept
  * iterations, to theta (dpb_betad_dim(m) entries, the model's
