@@ -164,3 +164,13 @@ SELECT dpbayes.betad_predict(dpbayes.linear_release(ARRAY[rm]::float8[], medv,
            dpbayes.privacy(epsilon => 1, delta => 1e-5, clip => 1, y_bound => 50,
                            lower => ARRAY[3], upper => ARRAY[9])), ARRAY[6])
 FROM boston;
+
+-- ---- NOT PRIVATE tuning runs the network too (seeded, every chain out) ----
+SELECT count(DISTINCT variable) AS variables, count(*) AS values,
+       bool_and(value = value AND abs(value) < 1e6) AS finite
+FROM dpbayes.betad_tune_NOT_PRIVATE(
+         ARRAY[[0.1, 0.2], [0.5, -0.3], [-0.4, 0.9], [0.7, 0.7], [-0.2, -0.6]]::float8[],
+         ARRAY[1, 0, 1, 0, 1]::float8[],
+         dpbayes.betad(1, 'mlp_classifier', hidden => 2, scaling => 'none',
+                       chains => 2, warmup => 20, iterations => 5), 1)
+WHERE iteration IS NOT NULL;
