@@ -174,3 +174,8 @@ FROM dpbayes.betad_tune_NOT_PRIVATE(
          dpbayes.betad(1, 'mlp_classifier', hidden => 2, scaling => 'none',
                        chains => 2, warmup => 20, iterations => 5), 1)
 WHERE iteration IS NOT NULL;
+
+-- the summary names the network
+SELECT key, value FROM rel_bc, dpbayes.release_summary(r)
+WHERE key IN ('model', 'network', 'prior') ORDER BY key;
+SELECT count(*) AS draw_entries FROM rel_bc, dpbayes.release_summary(r) WHERE key LIKE 'draw: %';

@@ -287,7 +287,10 @@ betad_summary(ReturnSetInfo *rsinfo, const dpb_betad_release *b)
 	char		name[DPB_NAME_LEN + 8];
 
 	put_kv(rsinfo, "kind", "betad (one draw from the betaD posterior: an estimate, not statistics)");
-	put_kv(rsinfo, "model", sp->gaussian ? "linear" : "logistic");
+	put_kv(rsinfo, "model", dpb_betad_model_name(sp));
+	if (sp->hidden > 0)
+		put_kv(rsinfo, "network", psprintf("one hidden layer of %d %s units", sp->hidden,
+										   sp->activation == DPB_BETAD_ACT_TANH ? "tanh" : "ReLU"));
 	if (sp->neighbours == DPB_NB_REPLACE)
 	{
 		put_kv(rsinfo, "neighbours", "replace");
@@ -302,7 +305,8 @@ betad_summary(ReturnSetInfo *rsinfo, const dpb_betad_release *b)
 	put_kv(rsinfo, "beta", fmt_num(sp->beta));
 	put_kv(rsinfo, "draws", sp->ndraws == 1 ? "1" :
 		   psprintf("%d (epsilon %s each, composed as zCDP)", sp->ndraws, fmt_num(sp->eps_draw)));
-	put_kv(rsinfo, "prior", psprintf("coefficients N(0, %s^2)", fmt_num(sp->prior_sd)));
+	put_kv(rsinfo, "prior", psprintf(sp->hidden > 0 ? "every weight and bias N(0, %s^2)" :
+									 "coefficients N(0, %s^2)", fmt_num(sp->prior_sd)));
 	if (sp->gaussian)
 		put_kv(rsinfo, "sigma2", psprintf("floor %s, y_scale %s, sigma2 / y_scale^2 ~ InverseGamma(%s, %s) above the floor",
 										  fmt_num(sp->sigma2_floor), fmt_num(sp->y_scale),

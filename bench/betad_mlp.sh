@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench/betad_mlp.sh — NOT PRIVATE measurements of the betaD network (issue
+# 28; docs/betad.md, "Neural networks"), C drivers against src/core, no
+# server; writes bench/results/betad_mlp.md.
+#   bash bench/betad_mlp.sh            the approximation on 2-3 unit networks, then the speed
+#   PARTS="speed" bash bench/betad_mlp.sh        only one part (approx, speed)
+# Overrides: N (speed rows, 10000), W (speed warmup, 500), REPS (speed draws, 3),
+# APPROX_R (replicates per schedule, 200), APPROX_WARMUPS ("200 500").
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/tools/core.sh
+PARTS=${PARTS:-"approx speed"}
+N=${N:-10000}
+W=${W:-500}
+REPS=${REPS:-3}
+APPROX_R=${APPROX_R:-200}
+APPROX_WARMUPS=${APPROX_WARMUPS:-"200 500"}
+cc -O2 -std=gnu99 $DPB_CORE_INC -Ibench -o bench/betad_mlp \
+	bench/betad_mlp.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
+out=bench/results/betad_mlp.md
+run() { OPENBLAS_NUM_THREADS=1 nice -n 10 ./bench/betad_mlp "$@"; }
+{
+	echo "# betaD network: approximation and speed (NOT PRIVATE: seeded, synthetic data)"
+	echo
+	echo "Machine: $(nproc) cores SHARED with other workers (nice); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at start: $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)."
+	echo "Command: \`PARTS=\"$PARTS\" N=$N W=$W REPS=$REPS APPROX_R=$APPROX_R APPROX_WARMUPS=\"$APPROX_WARMUPS\" bash bench/betad_mlp.sh\`"
+	if [[ " $PARTS " == *" approx "* ]]; then
+		echo
+		echo "## Approximation: released outputs against a long reference run"
+		echo
+		echo "Synthetic classification data, d = 2, N = 100, beta 2; reference: 16 chains x (4000 + 4000) from prior draws (no tempering); $APPROX_R replicates of each schedule, each releasing one uniformly chosen kept draw. Compared: the network's output f(x) at 5 fixed inputs (invariant to the weights' symmetries)."
+		echo
+		echo "| network | N | schedule | replicates | gradients per release | output at | KS p vs reference | mean z^2 |"
+		echo "|---|---|---|---|---|---|---|---|"
+		for w in $APPROX_WARMUPS; do run approx 100 2 1 "$w" 50 4 "$APPROX_R" 16; done
+		for w in $APPROX_WARMUPS; do run approx 100 3 0 "$w" 50 4 "$APPROX_R" 16; done
+	fi
+	if [[ " $PARTS " == *" speed "* ]]; then
+		echo
+		echo "## Speed: one draw of a 10-unit ReLU network at N = $N, d = 8"
+		echo
+		run speed "$N" 8 10 "$W" 50 4 "$REPS"
+	fi
+} | tee "$out"
