@@ -179,3 +179,7 @@ WHERE iteration IS NOT NULL;
 SELECT key, value FROM rel_bc, dpbayes.release_summary(r)
 WHERE key IN ('model', 'network', 'prior') ORDER BY key;
 SELECT count(*) AS draw_entries FROM rel_bc, dpbayes.release_summary(r) WHERE key LIKE 'draw: %';
+
+-- governed releases (dpbayes.release_betad) are for logistic and linear:
+-- the charge of a network's parameters is refused before anything is charged
+SELECT dpbayes.betad_charge_of(dpbayes.betad(1, 'mlp_classifier', scaling => 'none'));

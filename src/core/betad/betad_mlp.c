@@ -129,6 +129,8 @@ mlp_data(const dpb_betad_model *m, const double *par, double s2, double *grad, d
 double
 dpb_betad_mlp_negloss(const dpb_betad_model *m, const double *par, double sigma2)
 {
+	if (m->nwork == NULL)
+		return NAN;
 	return mlp_data(m, par, sigma2, NULL, NULL);
 }
 
@@ -142,6 +144,8 @@ dpb_betad_mlp_logpost(const dpb_betad_model *m, const double *par, double *grad)
 				lp = 0,
 				v2 = m->prior_sd * m->prior_sd;
 
+	if (m->nwork == NULL)
+		return NAN;				/* no block scratch: a caller's error */
 	if (grad)
 		memset(grad, 0, sizeof(double) * dim);
 	/* N(0, prior_sd^2) on every weight and bias */
