@@ -22,7 +22,8 @@
  *       the reference's, and the z-scores (release - mean) / sd (mean z^2
  *       ~ 1 for exact draws).  The reference is itself MCMC (many chains
  *       from prior draws, no tempering): it is the target only as far as
- *       those chains mix between the posterior's modes.
+ *       those chains mix between the posterior's modes.  GAUSS=1: the
+ *       regression network (floor 0.05, beta 1.5) instead.
  */
 #include "betad/betad_model.h"
 #include "betad/betad_sample.h"
@@ -236,9 +237,21 @@ approx(int argc, char **argv)
 	dpb_nuts_stats *st;
 
 	(void) argc;
+	/* GAUSS=1: regression (y continuous, floor s^2 = 0.05, IG(1, 1) above
+	 * it, beta 1.5) instead of classification */
+	int			gauss = getenv("GAUSS") != NULL && atoi(getenv("GAUSS")) == 1;
+
 	gsl_rng_set(g, 7);
-	make_data(g, N, d, 0, X, y);
+	make_data(g, N, d, gauss, X, y);
 	model_init(&m, N, d, H, act, X, y);
+	if (gauss)
+	{
+		m.gaussian = 1;
+		m.beta = 1.5;
+		m.s2 = 0.05;
+		m.ig_a = 1.0;
+		m.ig_b = 1.0;
+	}
 	dim = dpb_betad_dim(&m);
 	nref = (long) RC * rs.iters;
 	refd = malloc(sizeof(double) * nref * dim);
@@ -289,8 +302,8 @@ approx(int argc, char **argv)
 		 * at the effective size R nref / (R + nref) */
 		p = dpb_ks_pvalue(dpb_ks_two_sample(a, R, b, (int) nref),
 						  (int) lround((double) R * nref / (R + nref)));
-		printf("| %d %s | %ld | %d x (%d + %d) | %d | %.0f | x%d | %.3f | %.2f |\n", H,
-			   act ? "tanh" : "relu", N, C, W, I, R, (double) gsum / R, j + 1, p, z2);
+		printf("| %d %s%s | %ld | %d x (%d + %d) | %d | %.0f | x%d | %.3f | %.2f |\n", H,
+			   act ? "tanh" : "relu", gauss ? " regression" : "", N, C, W, I, R, (double) gsum / R, j + 1, p, z2);
 		free(a);
 		free(b);
 	}

@@ -34,6 +34,8 @@ run() { OPENBLAS_NUM_THREADS=1 nice -n 10 ./bench/betad_mlp "$@"; }
 		echo "|---|---|---|---|---|---|---|---|"
 		for w in $APPROX_WARMUPS; do run approx 100 2 1 "$w" 50 4 "$APPROX_R" 16; done
 		for w in $APPROX_WARMUPS; do run approx 100 3 0 "$w" 50 4 "$APPROX_R" 16; done
+		# the regression network (floor 0.05, beta 1.5), the default schedule
+		GAUSS=1 run approx 100 2 1 500 50 4 "$APPROX_R" 16
 	fi
 	if [[ " $PARTS " == *" speed "* ]]; then
 		echo

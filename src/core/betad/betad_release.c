@@ -262,7 +262,7 @@ dpb_betad_spec_check(dpb_betad_spec *s, dpb_err *err)
 		if (s->tier == DPB_BETAD_EXACT)
 		{
 			dpb_err_set(err, "the exact tier is not available for a network",
-						"Rejection from the prior of a network's weights accepts too rarely to be useful; use the approximate tier.");
+						"The exact tier's rejection sampler is implemented for the logistic and linear models only; use the approximate tier.");
 			return DPB_EINVAL;
 		}
 		if ((size_t) s->hidden * (s->fx.d + 2) + 2 > DPB_BETAD_MAX_DIM)
