@@ -141,6 +141,29 @@ static int	sbc_latent;			/* Laplace replications in the latent form */
 void		openblas_set_num_threads(int n);
 int			openblas_get_num_threads(void);
 
+/* the SBC prior of the features' moments: Sigma ~ IW(20, 0.68 I) (via
+ * Sigma^{-1} ~ W(20, Psi^{-1})), Lc its Cholesky factor, mu | Sigma ~
+ * N(0, Sigma / 10) */
+static void
+sbc_draw_x_moments(gsl_rng *rng, double *Sig, double *Lc, double *mu)
+{
+	double		Li[4] = {1.0 / sqrt(0.68), 0, 0, 1.0 / sqrt(0.68)},
+				W[4],
+				wk[4];
+	gsl_matrix_view Lv = gsl_matrix_view_array(Li, 2, 2),
+				Wv = gsl_matrix_view_array(W, 2, 2),
+				Kv = gsl_matrix_view_array(wk, 2, 2);
+
+	gsl_ran_wishart(rng, 20, &Lv.matrix, &Wv.matrix, &Kv.matrix);
+	dpb_chol(W, 2, NULL);
+	dpb_chol_inverse(W, 2, Sig);
+	memcpy(Lc, Sig, sizeof(double) * 4);
+	dpb_chol(Lc, 2, NULL);
+	mu[0] = gsl_ran_ugaussian(rng) / sqrt(10.0);
+	mu[1] = gsl_ran_ugaussian(rng) / sqrt(10.0);
+	dpb_tri_mul(Lc, 2, mu);
+}
+
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		sbc_unknown_n *un, sbc_result *res)
@@ -175,7 +198,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_draws	dr;
 		dpb_err		err;
 		double		theta[3],
-					sigma2,
+					sigma2 = 0,
 					mu[2],
 					Sig[4],
 					Lc[4],
@@ -191,8 +214,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		p.clip = 1;
 		p.y_bound = 2;
 		p.x_moments = sbc_noisy_share;
-		/* prior: sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 / 0.25),
-		 * Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10) */
+		/* prior (NIG): sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 /
+		 * 0.25), Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10);
+		 * the R^2 prior of NUTS below */
 		memset(&r, 0, sizeof(r));
 		r.d = d;
 		r.p = p;
@@ -229,27 +253,32 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			N = (int) floor(Ntrue + 0.5);
 		}
 
-		sigma2 = 1.0 / gsl_ran_gamma(rng, o.lin.sigma2_shape, 1.0 / o.lin.sigma2_scale);
-		for (j = 0; j < 3; j++)
-			theta[j] = sqrt(sigma2 / 0.25) * gsl_ran_ugaussian(rng);
+		/*
+		 * The sampler's own prior on (theta, sigma^2): NIG for Gibbs-SS
+		 * (and NUTS with DPB_SBC_PRIOR=nig), else the weak prior of NUTS
+		 * (posterior.h) with scales of the NIG's size: theta_j ~ N(0,
+		 * 0.4^2), sigma^2 ~ Exponential(mean 0.04)
+		 */
+		if (sbc_sampler == DPB_SAMPLER_NUTS &&
+			!(getenv("DPB_SBC_PRIOR") && strcmp(getenv("DPB_SBC_PRIOR"), "nig") == 0))
 		{
-			/* Sigma ~ IW(20, Psi): Sigma^{-1} ~ W(20, Psi^{-1}) */
-			double		Li[4] = {1.0 / sqrt(0.68), 0, 0, 1.0 / sqrt(0.68)},
-						W[4],
-						wk[4];
-			gsl_matrix_view Lv = gsl_matrix_view_array(Li, 2, 2),
-						Wv = gsl_matrix_view_array(W, 2, 2),
-						Kv = gsl_matrix_view_array(wk, 2, 2);
-
-			gsl_ran_wishart(rng, 20, &Lv.matrix, &Wv.matrix, &Kv.matrix);
-			dpb_chol(W, 2, NULL);
-			dpb_chol_inverse(W, 2, Sig);
+			o.lin.prior = DPB_LIN_PRIOR_WEAK;
+			for (j = 0; j < 3; j++)
+				o.lin.theta_sd[j] = 0.4;
+			o.lin.intercept_sd = 0.4;
+			o.lin.sigma2_mean = 0.04;
+			sigma2 = gsl_ran_exponential(rng, o.lin.sigma2_mean);
+			for (j = 0; j < 3; j++)
+				theta[j] = 0.4 * gsl_ran_ugaussian(rng);
 		}
-		memcpy(Lc, Sig, sizeof(Lc));
-		dpb_chol(Lc, 2, NULL);
-		mu[0] = gsl_ran_ugaussian(rng) / sqrt(10.0);
-		mu[1] = gsl_ran_ugaussian(rng) / sqrt(10.0);
-		dpb_tri_mul(Lc, 2, mu);
+		else
+		{
+			o.lin.prior = DPB_LIN_PRIOR_NIG;
+			sigma2 = 1.0 / gsl_ran_gamma(rng, o.lin.sigma2_shape, 1.0 / o.lin.sigma2_scale);
+			for (j = 0; j < 3; j++)
+				theta[j] = sqrt(sigma2 / 0.25) * gsl_ran_ugaussian(rng);
+		}
+		sbc_draw_x_moments(rng, Sig, Lc, mu);
 		for (i = 0; i < N; i++)
 		{
 			double	   *x = X + i * d;

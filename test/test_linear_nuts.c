@@ -25,8 +25,9 @@ make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int inter
 	return sim_linear_d2(N, eps, mech, nb, intercept, USEED(seed), r, truth);
 }
 
+/* prior: 0 the default (weak), 1 NIG, 2 weak with other scales */
 static void
-check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *what)
+check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, int prior, const char *what)
 {
 	dpb_infer_opts o;
 	dpb_lin_ctx *c;
@@ -48,6 +49,15 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *wh
 	o.lin.x_kappa = 2;
 	o.x_mean[0] = 0.05;
 	o.lin.x_scale[1] = o.lin.x_scale[2] = 0.02;
+	if (prior == 1)
+		o.lin.prior = DPB_LIN_PRIOR_NIG;
+	if (prior == 2)
+	{
+		o.lin.theta_sd[1] = 0.4;
+		o.lin.theta_sd[2] = 3;
+		o.lin.intercept_sd = 0.3;
+		o.lin.sigma2_mean = 0.1;
+	}
 	if (!o.count.n_known)
 		o.count.n_hi = 3 * o.count.n_hat;	/* the logistic u transform */
 	c = dpb_lin_ctx_new(r, &o);
@@ -99,16 +109,21 @@ test_linear_nuts_grad(void)
 		dpb_neighbours nb;
 		int			intercept;
 		dpb_xmoments xm;
-		int			latent;
+		int			latent,
+					prior;
 		const char *what;
 	}			cases[] = {
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N known"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "laplace, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 1, "laplace latent, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 1, "laplace latent, N known, fixed x"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, "no intercept"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 0, "fixed x moments"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, 0, "gaussian, N known"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 0, "gaussian, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 0, "laplace, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 1, 0, "laplace latent, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 1, 0, "laplace latent, N known, fixed x"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, 0, "no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 0, 0, "fixed x moments"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 1, "prior nig, N unknown"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, 1, "prior nig, no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, 2, "prior weak, other scales"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 1, 2, "prior weak, other scales, latent"},
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
@@ -121,7 +136,7 @@ test_linear_nuts_grad(void)
 			CHECK(0, "sim_release failed");
 			continue;
 		}
-		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].what);
+		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].prior, cases[k].what);
 		dpb_release_free_stats(&r);
 	}
 
@@ -198,6 +213,8 @@ run(const dpb_release *r, dpb_sampler sampler, int draws, int thin, dpb_draws *d
 	dpb_status	st;
 
 	dpb_infer_opts_default(&o, r);
+	/* Gibbs-SS has only the NIG prior: the same posterior for both */
+	o.lin.prior = DPB_LIN_PRIOR_NIG;
 	o.sampler = sampler;
 	o.draws = draws;
 	o.thin = thin;

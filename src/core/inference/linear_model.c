@@ -5,8 +5,10 @@
  *
  * Log density (scaled units):
  *   log N(z; N m, M = N V + D)                         release likelihood
- *   + log N(theta; theta_mean, sigma^2 diag(1/theta_precision))
- *   + log InvGamma(sigma^2; sigma2_shape, sigma2_scale)  (NIG, as Gibbs-SS)
+ *   + the prior of (theta, sigma^2): weak (the default: independent
+ *     normals on theta, sigma^2 ~ Exponential, posterior.h) or NIG:
+ *     log N(theta; theta_mean, sigma^2 diag(1/theta_precision))
+ *     + log InvGamma(sigma^2; sigma2_shape, sigma2_scale)  (as Gibbs-SS)
  *   + log N(mu; x_mean, Sigma / x_kappa) + log InvWishart(Sigma; x_df,
  *     x_scale)                                          ("update" moments)
  *   + log p(N) + log p(n_hat | N)                       (N unknown)
@@ -480,17 +482,38 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 		if (!dpb_isfinite(lp))
 			return NAN;
 	}
-	/* NIG: theta | sigma^2 ~ N(theta_mean, sigma^2 / precision), sigma^2 ~
-	 * InvGamma(shape, scale); the (sigma^2)^{-p/2} as in Gibbs-SS */
-	for (j = 0; j < p; j++)
+	if (o->lin.prior == DPB_LIN_PRIOR_NIG)
 	{
-		double		dev = c->theta[j] - o->lin.theta_mean[j];
+		/* NIG: theta | sigma^2 ~ N(theta_mean, sigma^2 / precision),
+		 * sigma^2 ~ InvGamma(shape, scale); the (sigma^2)^{-p/2} as in
+		 * Gibbs-SS */
+		for (j = 0; j < p; j++)
+		{
+			double		dev = c->theta[j] - o->lin.theta_mean[j];
 
-		quadp += o->lin.theta_precision[j] * dev * dev;
-		thbar[j] = -o->lin.theta_precision[j] * dev / s2;
+			quadp += o->lin.theta_precision[j] * dev * dev;
+			thbar[j] = -o->lin.theta_precision[j] * dev / s2;
+		}
+		lp += -(0.5 * p + o->lin.sigma2_shape + 1) * log(s2) - (o->lin.sigma2_scale + 0.5 * quadp) / s2;
+		s2bar = -(0.5 * p + o->lin.sigma2_shape + 1) / s2 + (o->lin.sigma2_scale + 0.5 * quadp) / (s2 * s2);
 	}
-	lp += -(0.5 * p + o->lin.sigma2_shape + 1) * log(s2) - (o->lin.sigma2_scale + 0.5 * quadp) / s2;
-	s2bar = -(0.5 * p + o->lin.sigma2_shape + 1) / s2 + (o->lin.sigma2_scale + 0.5 * quadp) / (s2 * s2);
+	else
+	{
+		/* weak (posterior.h): independent normals on theta (theta_sd for
+		 * the slopes, intercept_sd for theta_0), sigma^2 ~ Exponential(mean
+		 * sigma2_mean): flat near 0, so that it does not pin sigma where
+		 * the release identifies only theta' Sigma theta + sigma^2 */
+		for (j = 0; j < p; j++)
+		{
+			double		dev = c->theta[j] - o->lin.theta_mean[j],
+						sd = c->ic && j == 0 ? o->lin.intercept_sd : o->lin.theta_sd[j];
+
+			lp -= 0.5 * dev * dev / (sd * sd);
+			thbar[j] = -dev / (sd * sd);
+		}
+		lp -= s2 / o->lin.sigma2_mean;
+		s2bar = -1 / o->lin.sigma2_mean;
+	}
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
@@ -741,8 +764,13 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 		sse -= th[i] * mom[i * q + p];
 	}
 	s2 = sse / N;
-	if (!(s2 > 0.01 * o->lin.sigma2_scale) || !dpb_isfinite(s2))
-		s2 = o->lin.sigma2_scale / (o->lin.sigma2_shape + 1);
+	if (o->lin.prior == DPB_LIN_PRIOR_NIG)
+	{
+		if (!(s2 > 0.01 * o->lin.sigma2_scale) || !dpb_isfinite(s2))
+			s2 = o->lin.sigma2_scale / (o->lin.sigma2_shape + 1);
+	}
+	else if (!(s2 > 0.01 * o->lin.sigma2_mean) || !dpb_isfinite(s2))
+		s2 = o->lin.sigma2_mean;
 	for (i = 0; i < p; i++)
 		phi[i] = th[i] + 0.01 * gsl_ran_ugaussian(rng);
 	phi[p] = 0.5 * log(s2) + 0.05 * gsl_ran_ugaussian(rng);
@@ -949,7 +977,9 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		m.recoord_window = 1;
 		m.recoord = latent_dense;
 	}
-	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
+	m.prior_options = o->lin.prior == DPB_LIN_PRIOR_NIG ?
+		"sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov" :
+		"theta_sd, intercept_sd, sigma2_mean, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";
 	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);
 	dpb_lin_ctx_free(c);

@@ -35,6 +35,12 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	}
 	o->lin.sigma2_shape = 2;
 	o->lin.sigma2_scale = yb * yb / 4;
+	/* the weak prior (NUTS; bench/results/linear_coverage.md) */
+	o->lin.prior = DPB_LIN_PRIOR_WEAK;
+	for (j = 0; j <= DPB_MAX_D; j++)
+		o->lin.theta_sd[j] = 2 * yb / b;
+	o->lin.intercept_sd = yb;
+	o->lin.sigma2_mean = yb * yb / 8;
 	o->lin.xmoments = DPB_XMOM_UPDATE;
 	for (j = 0; j <= DPB_MAX_D; j++)
 		o->glm.theta_scale[j] = 5.0;

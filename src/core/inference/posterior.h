@@ -49,13 +49,35 @@ typedef int (*dpb_interrupt_fn) (void);
  * model family (each sampler reads only its own and the shared ones).
  */
 
-/* linear regression: NIG prior on (theta, sigma^2), scaled units:
- * theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
- * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale); the feature moments
- * x ~ N(mu, Sigma) with an NIW prior (update): mu | Sigma ~ N(x_mean,
- * Sigma / x_kappa), Sigma ~ InvWishart(x_df, x_scale), or fixed (x_cov) */
+/*
+ * The prior on (theta, sigma^2) of linear regression (options.prior), in
+ * scaled units.  WEAK (the default of the NUTS sampler since issue 26):
+ * independent, theta_j ~ N(theta_mean_j, theta_sd_j^2) for the slopes,
+ * theta_0 ~ N(theta_mean_0, intercept_sd^2), sigma^2 ~ Exponential(mean
+ * sigma2_mean); defaults theta_sd = 2 y_bound / B (B the features'
+ * coordinate bound), intercept_sd = y_bound, sigma2_mean = y_bound^2 / 8.
+ * NIG (0.1's prior; Gibbs-SS and the naive and non-private methods always
+ * use it): theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
+ * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale).  docs/posterior.md,
+ * "Fixed-truth coverage".
+ */
+typedef enum dpb_lin_prior
+{
+	DPB_LIN_PRIOR_WEAK = 0,
+	DPB_LIN_PRIOR_NIG = 1
+} dpb_lin_prior;
+
+/* linear regression: the prior on (theta, sigma^2) (dpb_lin_prior above);
+ * the feature moments x ~ N(mu, Sigma) with an NIW prior (update): mu |
+ * Sigma ~ N(x_mean, Sigma / x_kappa), Sigma ~ InvWishart(x_df, x_scale), or
+ * fixed (x_cov) */
 typedef struct dpb_linear_opts
 {
+	dpb_lin_prior prior;
+	double		theta_sd[DPB_MAX_D + 1];	/* weak: index j of theta
+											 * (slopes only) */
+	double		intercept_sd;	/* weak */
+	double		sigma2_mean;	/* weak */
 	double		theta_mean[DPB_MAX_D + 1];
 	double		theta_precision[DPB_MAX_D + 1];
 	double		sigma2_shape;
