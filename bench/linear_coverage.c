@@ -34,7 +34,11 @@
  * theta_precision, theta_sd (scaled units, per unit of y_bound),
  * intercept_sd (units of y_bound), sigma2_mean (units of y_bound^2)),
  * CHAINS, DRAWS, WARMUP, SDY (the sd of y in units of y_bound, default
- * 1/3: 0.3% of the records clamped at R^2 = 0.1; 1/4: 0.006%).  One markdown row per cell; run by
+ * 1/3: 0.3% of the records clamped at R^2 = 0.1; 1/4: 0.006%), BOUNDS=1
+ * (central releases with public bounds [-h, h], as SQL requires: the
+ * features' coordinate bound B, which sets the default theta_sd and the
+ * prior of Sigma, is then 1/sqrt(2); without bounds, and for the LDP
+ * releases, whose protocols have none, it is the clip, 1).  One markdown row per cell; run by
  * bench/linear_coverage.sh.
  */
 #include "bench_util.h"
@@ -244,6 +248,20 @@ main(int argc, char **argv)
 			else
 			{
 				dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(seed);
+
+				/* BOUNDS=1: public bounds [-h, h] on each feature, as the
+				 * SQL aggregates require (box scaling maps them onto
+				 * [-1/sqrt(2), 1/sqrt(2)]: the same features, but the
+				 * coordinate bound B is 1/sqrt(2) instead of the clip, 1) */
+				if (envi("BOUNDS", 0))
+				{
+					p.has_bounds = 1;
+					for (int j = 0; j < d; j++)
+					{
+						p.lower[j] = -h;
+						p.upper[j] = h;
+					}
+				}
 
 				st = dpb_release_from_rows(&r, DPB_MODEL_LINEAR, &p, d, X, Y, C->N, rb, &cl, &err);
 				dpb_rbits_free(rb);

@@ -10,14 +10,14 @@ FAIL when some variable's Wilson 95% upper end is below 85%, low when some
 count is below 85% of reps (but not clearly), bias when some |mean z| >= 0.5,
 else ok.  "prior-dom." names the variables whose mean posterior sd is at
 least half their prior sd under the weak prior at the grid's y_bound 1 and
-B = 1/sqrt(2): slopes 2.83, intercept 1, sigma 0.164 (sd of sqrt(Exp(mean
-1/8))).  Prints markdown.
+B = 1 (no bounds: the coordinate bound is the clip): slopes 2, intercept 1,
+sigma 0.164 (sd of sqrt(Exp(mean 1/8))).  Prints markdown.
 """
 import math
 import re
 import sys
 
-PRIOR_SD = [1.0, 2 / (1 / math.sqrt(2)), 2 / (1 / math.sqrt(2)),
+PRIOR_SD = [1.0, 2.0, 2.0,
             math.sqrt(0.125 - (math.sqrt(math.pi * 0.125) / 2) ** 2)]
 NAMES = ["θ₀", "θ₁", "θ₂", "σ"]
 CELL = re.compile(r"(\d+) \((\d+)–(\d+)\) ([+-]\d+\.\d+)±(\d+\.\d+) (\S+)")
