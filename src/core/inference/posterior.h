@@ -236,6 +236,16 @@ double		dpb_n_start(const dpb_infer_opts *o);
 double		dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
 								double *grad);
 
+/*
+ * The prior sd of each variable of dr (a run of r with options o), in the
+ * user's units, in closed form (prior_sd.c): out[k] for dr->names[k];
+ * +inf where the prior has no finite variance (the flat prior of an unknown
+ * N; a sigma^2 shape <= 1), NaN where it is not computed (the linear
+ * model's feature moments).
+ */
+void		dpb_prior_sd(const dpb_release *r, const dpb_infer_opts *o,
+						 const dpb_draws *dr, double *out);
+
 /* Name of feature j of r ("x1".. when unnamed). */
 const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);
 
