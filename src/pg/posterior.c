@@ -158,9 +158,46 @@ summarize_var(const dpb_draws *dr, int k, double *x, dpb_summary *s)
 #define DPB_NOTICE_REJECTED 0.01
 #define DPB_SHORT_WARMUP 150
 
-static void
-run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
+/*
+ * With an unknown N and no n_prior, the hint of a convergence warning also
+ * names an n_prior computed from the released count (dpb_n_prior_suggest;
+ * issue 26, item 3): N's posterior may reach towards 0, where theta and
+ * sigma fall back to their priors, and the chains then mix slowly.  NULL
+ * when it does not apply.
+ */
+static char *
+n_prior_hint(const dpb_draws *dr, const dpb_infer_opts *o)
 {
+	double		lo,
+				hi;
+	bool		has_n = false;
+
+	if (o == NULL || o->count.n_known || o->method != DPB_METHOD_NOISE_AWARE ||
+		o->count.n_lo != 0 || !isinf(o->count.n_hi) || !(o->count.n_sd > 0))
+		return NULL;
+	for (int k = 0; k < dr->nvars; k++)
+		if (strcmp(dr->names[k], "n") == 0)
+			has_n = true;
+	if (!has_n)
+		return NULL;
+	dpb_n_prior_suggest(o, &lo, &hi);
+	if (lo <= 0)
+		return psprintf("The number of records is unknown (flat prior) and the released count is too noisy to "
+						"rule out very few records: if the table's size is public knowledge, give it as options "
+						"{\"n_prior\": [lo, hi]} (docs/posterior.md, \"The number of records\").");
+	return psprintf("The number of records is unknown (flat prior): a prior from the released count may help, "
+					"options {\"n_prior\": [%.0f, %.0f]} (the count plus or minus %g of its noise %s, "
+					"docs/posterior.md, \"The number of records\").",
+					lo, hi, o->count.n_laplace ? DPB_N_PRIOR_K_LAPLACE : DPB_N_PRIOR_K_GAUSS,
+					o->count.n_laplace ? "scales" : "sds");
+}
+
+static void
+run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega,
+			 const dpb_infer_opts *o)
+{
+	char	   *nhint = n_prior_hint(dr, o);
+
 	double	   *x = palloc(sizeof(double) * (size_t) dr->chains * dr->iters);
 	double		max_rhat = -INFINITY,
 				min_bulk = INFINITY,
@@ -232,13 +269,14 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 				 dr->divergences > 0 && laplace_omega ?
 				 errhint("The divergences may come from the Laplace noise's variance steps: try options "
 						 "{\"laplace_noise\": \"latent\"} (docs/posterior.md, \"Laplace releases\"), or raise "
-						 "options.target_accept (e.g. 0.95).") :
+						 "options.target_accept (e.g. 0.95).%s%s", nhint ? " " : "", nhint ? nhint : "") :
 				 dr->divergences > 0 ?
 				 errhint("Raise options.target_accept (e.g. 0.95); if the R-hat or ESS warning remains, "
-						 "raise warmup and draws, and read the summary's rhat, ess_bulk and ess_tail.") :
+						 "raise warmup and draws, and read the summary's rhat, ess_bulk and ess_tail.%s%s",
+						 nhint ? " " : "", nhint ? nhint : "") :
 				 errhint("Raise warmup and draws (with the gibbs sampler also options.thin, e.g. 10) "
-						 "until every rhat <= %.2f and ess_bulk, ess_tail >= %.0f per chain.",
-						 DPB_WARN_RHAT, DPB_WARN_ESS_PER_CHAIN)));
+						 "until every rhat <= %.2f and ess_bulk, ess_tail >= %.0f per chain.%s%s",
+						 DPB_WARN_RHAT, DPB_WARN_ESS_PER_CHAIN, nhint ? " " : "", nhint ? nhint : "")));
 	if (dr->proposals > 0 && dr->rejected > DPB_NOTICE_REJECTED * (double) dr->proposals)
 		ereport(NOTICE,
 				(errmsg("%ld of %ld proposed sampler states (%.1f%%) were rejected (non-finite density or a matrix not positive definite)",
@@ -249,7 +287,7 @@ run_warnings(const dpb_draws *dr, const char *sampler, bool laplace_omega)
 /* Errors and warnings after a sampler run (the core has freed its memory). */
 static void
 sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler,
-			   bool laplace_omega)
+			   bool laplace_omega, const dpb_infer_opts *o)
 {
 	if (st == DPB_EINTR)
 	{
@@ -272,7 +310,7 @@ sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr, const char *sampler,
 		dpb_pg_raise(st, err, ERRCODE_INVALID_PARAMETER_VALUE);
 	PG_TRY();
 	{
-		run_warnings(dr, sampler, laplace_omega);
+		run_warnings(dr, sampler, laplace_omega, o);
 	}
 	PG_CATCH();
 	{
@@ -320,7 +358,7 @@ run_once(const char *what, const dpb_release *r, const dpb_infer_opts *o, dpb_dr
 				   dpb_sampler_name(dpb_posterior_sampler(r, o)),
 				   r->model == DPB_MODEL_LINEAR && r->p.mechanism == DPB_MECH_LAPLACE
 				   && o->method == DPB_METHOD_NOISE_AWARE
-				   && dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS && !o->lin.laplace_latent);
+				   && dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS && !o->lin.laplace_latent, o);
 }
 
 /* Arguments: r, draws, chains, warmup, seed, method, options. */
@@ -650,7 +688,7 @@ run_nonprivate(FunctionCallInfo fcinfo, dpb_draws *dr, dpb_release *metap,
 	progress_start("nonprivate_posterior", &meta, &o);
 	st = dpb_glm_exact_run(&meta, Z, Yc, N, &o, dr, &err);
 	progress_stop(st, dr);
-	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)), false);
+	sampler_finish(st, &err, dr, dpb_sampler_name(dpb_posterior_sampler(&meta, &o)), false, NULL);
 	if (metap)
 		*metap = meta;
 	if (op)
@@ -693,7 +731,7 @@ dpb_pg_interrupt(void)
 void
 dpb_pg_sampler_finish(dpb_status st, dpb_err *err, dpb_draws *dr)
 {
-	sampler_finish(st, err, dr, "nuts", false);
+	sampler_finish(st, err, dr, "nuts", false, NULL);
 }
 
 void

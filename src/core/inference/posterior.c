@@ -119,6 +119,16 @@ dpb_n_to_u(const dpb_infer_opts *o, double N)
 	return log((N - o->count.n_lo) / (o->count.n_hi - N));
 }
 
+void
+dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi)
+{
+	double		w = o->count.n_laplace ? DPB_N_PRIOR_K_LAPLACE * o->count.n_sd / M_SQRT2 :
+		DPB_N_PRIOR_K_GAUSS * o->count.n_sd;
+
+	*lo = floor(fmax(0, o->count.n_hat - w));
+	*hi = ceil(fmax(o->count.n_hat, 0) + w);
+}
+
 double
 dpb_n_start(const dpb_infer_opts *o)
 {

@@ -227,6 +227,19 @@ double		dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu,
 						 double *logjac, double *dlogjac);
 double		dpb_n_to_u(const dpb_infer_opts *o, double N);
 
+/*
+ * A prior for an unknown N from the released count alone (issue 26, item
+ * 3): [max(0, n_hat - k s), n_hat + k s] with s the count's noise scale
+ * (Laplace: b = sd / sqrt 2, k = DPB_N_PRIOR_K_LAPLACE, the likelihood's mass
+ * beyond is e^-7 = 0.09%; Gaussian: s = sd, k = DPB_N_PRIOR_K_GAUSS, mass
+ * 0.05%), rounded outwards to whole records.  Post-processing of the
+ * release (the count is public), so it spends no privacy.  What the window
+ * costs and buys is in docs/posterior.md, "The number of records".
+ */
+#define DPB_N_PRIOR_K_LAPLACE 7.0
+#define DPB_N_PRIOR_K_GAUSS 3.5
+void		dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi);
+
 /* The starting value of an unknown N: n_hat moved into the prior's support. */
 double		dpb_n_start(const dpb_infer_opts *o);
 
