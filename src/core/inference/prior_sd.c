@@ -92,7 +92,7 @@ dpb_prior_sd(const dpb_release *r, const dpb_infer_opts *o, const dpb_draws *dr,
 				k;
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D],
-				v[DPB_MAX_D + 1],
+				v[DPB_MAX_D + 1] = {0},
 				sd[DPB_MAX_D * 2 + DPB_MAX_D + 3];
 	char		(*names)[DPB_VAR_NAME_LEN];
 
