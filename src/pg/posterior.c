@@ -839,6 +839,13 @@ dpbayes_prior_sensitivity(PG_FUNCTION_ARGS)
 						 errdetail("Element %d is not an object.", i)));
 			o[i] = o[0];
 			dpb_pg_parse_infer_opts(JsonbValueToJsonb(e), &r, &o[i]);
+			if (o[i].nuisance != o[0].nuisance)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the alternative priors must report the same variables as the base prior"),
+						 errdetail("Alternative %d changes option \"nuisance\".", i),
+						 errhint("Give only prior options in alternatives (e.g. theta_scale, theta_precision, "
+								 "sigma2_shape, sigma2_scale).")));
 		}
 		label[1] = "alternative 1";
 		label[2] = "alternative 2";
