@@ -766,6 +766,13 @@ dpb_pg_emit_summary(ReturnSetInfo *rsinfo, dpb_draws *dr)
  */
 #define SENS_NRUN 3
 
+/* CONTEXT line of the warnings and errors of one of the runs */
+static void
+sens_context(void *arg)
+{
+	errcontext("prior_sensitivity, the run under the %s prior", (const char *) arg);
+}
+
 /* The default alternative priors: the coefficients' prior scale times f. */
 static void
 alt_default(const dpb_release *r, const dpb_infer_opts *base, double f,
@@ -856,8 +863,14 @@ dpbayes_prior_sensitivity(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < SENS_NRUN; i++)
 	{
-		run_once(i == 0 ? "prior_sensitivity (base prior)" :
-				 psprintf("prior_sensitivity (%s prior)", label[i]), &r, &o[i], &dr);
+		ErrorContextCallback cb;
+
+		cb.callback = sens_context;
+		cb.arg = (void *) label[i];
+		cb.previous = error_context_stack;
+		error_context_stack = &cb;
+		run_once(psprintf("prior_sensitivity (%s prior)", label[i]), &r, &o[i], &dr);
+		error_context_stack = cb.previous;
 		PG_TRY();
 		{
 			/* the alternatives may not change the reported variables
