@@ -125,7 +125,8 @@ main(int argc, char **argv)
 					/* LAPLACE_NOISE=omega|latent|auto: options laplace_noise
 					 * (default: the default, "auto") */
 					if (getenv("LAPLACE_NOISE") && *getenv("LAPLACE_NOISE"))
-						o.lin.laplace_latent = strcmp(getenv("LAPLACE_NOISE"), "latent") == 0 ? 1 :
+						o.lin.laplace_latent = strcmp(getenv("LAPLACE_NOISE"), "latent") == 0 ? 2 :
+							strcmp(getenv("LAPLACE_NOISE"), "latent_chol") == 0 ? 1 :
 							strcmp(getenv("LAPLACE_NOISE"), "omega") == 0 ? 0 : -1;
 					t0 = bench_now();
 					st = dpb_posterior_run(&r, &o, &dr, &err);

@@ -208,9 +208,11 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
 		o.sampler = sbc_sampler;
-		/* DPB_SBC_LAPLACE_NOISE=latent or omega (bench): that form;
-		 * otherwise the default, "auto" (dpb_lin_use_latent) */
+		/* DPB_SBC_LAPLACE_NOISE=latent, latent_chol or omega (bench): that
+		 * form; otherwise the default, "auto" (dpb_lin_use_latent) */
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent") == 0)
+			o.lin.laplace_latent = 2;
+		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent_chol") == 0)
 			o.lin.laplace_latent = 1;
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "omega") == 0)
 			o.lin.laplace_latent = 0;

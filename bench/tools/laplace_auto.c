@@ -138,7 +138,8 @@ main(void)
 		o.warmup = (int) envd("WARMUP", o.warmup);
 		o.draws = (int) envd("DRAWS", o.draws);
 		o.nuts.target_accept = envd("TA", o.nuts.target_accept);
-		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 1 : strcmp(form, "omega") == 0 ? 0 : -1;
+		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 2 : strcmp(form, "latent_chol") == 0 ? 1 :
+			strcmp(form, "omega") == 0 ? 0 : -1;
 		if (envd("NPRIOR_K", 0) > 0 && !o.count.n_known)
 		{
 			double		k = envd("NPRIOR_K", 0),
@@ -164,7 +165,7 @@ main(void)
 		t = bench_now() - t0;
 		printf("| %s | %s | %d | %ld | %g | %lu | %llu | %s | %.3f | ", sql ? "sql" : "grid",
 			   ro ? "replace" : "add/remove", d, N, eps, nseed, (unsigned long long) o.seed,
-			   latent ? "latent" : "omega", share);
+			   latent == 2 ? "latent" : latent ? "latent_chol" : "omega", share);
 		if (st != DPB_OK)
 		{
 			printf("FAIL (%s) |\n", err.msg);
