@@ -492,7 +492,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 		{
 			double		t = 0;
 
-			for (e = ic; e < q; e++)
+			for (e = ic; e <= a; e++)	/* A lower triangular */
 				t += A[a * q + e] * G[e * q + b];
 			T[a * q + b] = t;
 		}
@@ -501,7 +501,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 		{
 			double		t = c->mv[a] * u[b] + u[a] * c->mv[b];
 
-			for (e = ic; e < q; e++)
+			for (e = ic; e <= b; e++)
 				t += T[a * q + e] * A[b * q + e];
 			S[a * q + b] = S[b * q + a] = t;
 		}
@@ -550,7 +550,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 		{
 			double		t = 0;
 
-			for (e = 0; e < q; e++)
+			for (e = b; e < q; e++)
 				t += E[a * q + e] * A[e * q + b];
 			T[a * q + b] = t;
 		}
@@ -559,7 +559,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 	{
 		double		t = -xi[b - ic];
 
-		for (a = 0; a < q; a++)
+		for (a = b; a < q; a++)
 			t += A[a * q + b] * ub[a];
 		glat[b - ic] = t;
 	}
@@ -569,13 +569,14 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 		{
 			double		t = 0;
 
-			for (e = 0; e < q; e++)
+			for (e = ic + a; e < q; e++)
 				t += A[e * q + ic + a] * T[e * q + ic + b];
 			glat[d + 1 + k] = (a == b ? M_SQRT2 : 2.0) * rN * t - eta[k];
 		}
-	/* Abar = 2 rN E A G + ub xi^T = 2 rN T G + ub xi^T */
+	/* Abar = 2 rN E A G + ub xi^T = 2 rN T G + ub xi^T (its lower
+	 * triangle: A's) */
 	for (a = 0; a < q; a++)
-		for (b = ic; b < q; b++)
+		for (b = ic; b <= a; b++)
 		{
 			double		t = 0;
 
@@ -1162,14 +1163,18 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		return DPB_ENOMEM;
 	}
 	/*
-	 * The latent form with N known (replace-one): target_accept 0.9 when it
-	 * is the default 0.8.  Measured on 16 releases of 300 rows at epsilon
-	 * 0.1: divergences 0-32 (median 1) at 0.8, none at 0.9, for 1.1-1.9
-	 * times the gradients; with N unknown 0.8 had none in the grid's cells
-	 * and 0.9 lowered N's tail ESS (bench/results/laplace_auto.md).
+	 * The latent forms with N known (replace-one) and N below
+	 * DPB_LIN_LATENT_TA_MAX_N: target_accept 0.9 when it is the default 0.8.
+	 * Measured on 16 releases of 300 rows at epsilon 0.1: divergences 0-32
+	 * (median 1) at 0.8, none at 0.9, for 1.1-1.9 times the gradients; with
+	 * N unknown 0.8 had none in the grid's cells and 0.9 lowered N's tail
+	 * ESS (bench/results/laplace_auto.md).  At N >= 1000 0.8 had none
+	 * either (d = 2, N = 1000 and 3000: 14 releases; the grid's N = 1e4
+	 * cells, d = 2, 5, 10), where 0.9 took 1.7-2.2 times the gradients
+	 * (bench/results/laplace_fast.md).
 	 */
 	if (oc.lin.laplace_latent && r->p.mechanism == DPB_MECH_LAPLACE && o->count.n_known &&
-		oc.nuts.target_accept == 0.8)
+		o->count.n_hat < DPB_LIN_LATENT_TA_MAX_N && oc.nuts.target_accept == 0.8)
 		oc.nuts.target_accept = DPB_LIN_LATENT_TARGET_ACCEPT;
 	o = &oc;
 	c = dpb_lin_ctx_new(r, o);
@@ -1196,6 +1201,15 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		 * root form only up to DPB_LIN_ROOT_DENSE_DIM coordinates) */
 		m.recoord_window = 1;
 		m.recoord = latent_dense;
+	}
+	if (c->eta_aug == 2)
+	{
+		/* the root form's warmup: as the GLM's (glm_model.c), trees of depth
+		 * at most 5 until the first metric update, warm restarts of the
+		 * step size (bench/results/laplace_fast.md: 0.6-0.9 times the
+		 * gradients on the grid's latent cells) */
+		m.init_max_depth = DPB_LIN_ROOT_INIT_DEPTH;
+		m.warm_restart = 1;
 	}
 	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";

@@ -76,9 +76,13 @@ double		dpb_lin_noise_share(dpb_lin_ctx *c);
 /* the root form's metric is dense (from the first slow window) up to this
  * many coordinates, diagonal above (bench/results/laplace_fast.md) */
 #define DPB_LIN_ROOT_DENSE_DIM 100
-/* the latent form's target_accept when N is known and options leave the
- * default 0.8 */
+/* the root form's tree depth limit until the first metric update (nuts.h,
+ * init_max_depth; with warm restarts of the step size) */
+#define DPB_LIN_ROOT_INIT_DEPTH 5
+/* the latent forms' target_accept when N is known, below
+ * DPB_LIN_LATENT_TA_MAX_N, and options leave the default 0.8 */
 #define DPB_LIN_LATENT_TARGET_ACCEPT 0.9
+#define DPB_LIN_LATENT_TA_MAX_N 1000
 int			dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o);
 
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
