@@ -305,7 +305,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		}
 		if (mech == DPB_MECH_LAPLACE && sbc_sampler == DPB_SAMPLER_NUTS &&
 			method == DPB_METHOD_NOISE_AWARE)
-			sbc_latent += dpb_lin_use_latent(&r, &o) == 1;
+			sbc_latent += dpb_lin_use_latent(&r, &o) > 0;
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
