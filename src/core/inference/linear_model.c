@@ -1204,12 +1204,13 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	}
 	if (c->eta_aug == 2)
 	{
-		/* the root form's warmup: as the GLM's (glm_model.c), trees of depth
-		 * at most 5 until the first metric update, warm restarts of the
-		 * step size (bench/results/laplace_fast.md: 0.6-0.9 times the
-		 * gradients on the grid's latent cells) */
+		/* the root form's warmup: trees of depth at most 5 until the first
+		 * metric update, as the GLM's (glm_model.c); 0.6-0.9 times the
+		 * gradients on the grid's latent cells.  The GLM's warm restarts of
+		 * the step size too: the same cost there, but 2-3 times the
+		 * divergences on 300-row replace-one releases
+		 * (bench/results/laplace_fast.md) */
 		m.init_max_depth = DPB_LIN_ROOT_INIT_DEPTH;
-		m.warm_restart = 1;
 	}
 	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";

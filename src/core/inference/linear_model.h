@@ -77,7 +77,7 @@ double		dpb_lin_noise_share(dpb_lin_ctx *c);
  * many coordinates, diagonal above (bench/results/laplace_fast.md) */
 #define DPB_LIN_ROOT_DENSE_DIM 100
 /* the root form's tree depth limit until the first metric update (nuts.h,
- * init_max_depth; with warm restarts of the step size) */
+ * init_max_depth) */
 #define DPB_LIN_ROOT_INIT_DEPTH 5
 /* the latent forms' target_accept when N is known, below
  * DPB_LIN_LATENT_TA_MAX_N, and options leave the default 0.8 */
