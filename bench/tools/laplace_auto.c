@@ -14,7 +14,7 @@
  * a - 0.7 b + ... + 0.5 (U - 0.5), y_bound 3, as regression test 26's
  * 300-row release; grid: bench_release_grid's data, x ~ N(0, 0.25^2),
  * y_bound 4), NSEEDS (comma-separated noise seeds; 1), SEED (the sampler's,
- * 7), FORM (auto, omega, latent; auto), CHAINS, WARMUP, DRAWS, TA
+ * 7), FORM (auto, omega, latent, latent_chol; auto), CHAINS, WARMUP, DRAWS, TA
  * (target_accept), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
  * n_hat + k b] from the release's noisy count n_hat and its noise scale b,
  * b = sd / sqrt 2 for Laplace; NPRIOR_LO_ONLY=1: no upper bound; issue 26
