@@ -10,10 +10,10 @@ INSERT INTO proto VALUES
  (2, dpbayes.ldp_protocol('oue', 1.3, categories => 4)),
  (3, dpbayes.ldp_protocol('scalar_laplace', 0.7, lower => '{-1}', upper => '{3}')),
  (4, dpbayes.ldp_protocol('scalar_gaussian', 1, delta => 1e-6, lower => '{-1}', upper => '{3}')),
- (5, dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2, intercept => false, clip => 1, y_bound => 2, noise_weights => '{1,1,1}')),
+ (5, dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2, intercept => false, clip => 1, y_bound => 2, noise_weights => '{1,1,1}', scaling => 'none')),
  (6, dpbayes.ldp_protocol('ss_logistic', 0.5, delta => 1e-6, d => 3, lower => '{0,0,0}', upper => '{1,2,3}')),
- (7, dpbayes.ldp_protocol('ss_poisson', 2, delta => 1e-6, d => 1, y_bound => 10, noise_weights => '{1,2}')),
- (8, dpbayes.ldp_protocol('linear_input', 1, delta => 1e-6, d => 2, y_bound => 3)),
+ (7, dpbayes.ldp_protocol('ss_poisson', 2, delta => 1e-6, d => 1, y_bound => 10, noise_weights => '{1,2}', scaling => 'none')),
+ (8, dpbayes.ldp_protocol('linear_input', 1, delta => 1e-6, d => 2, clip => 1, y_bound => 3)),
  (9, dpbayes.ldp_protocol('logistic_input', 2, delta => 1e-6, d => 3, clip => 2, label_share => 0.25));
 -- the published texts and calibrations, one per line (checked against the CLI)
 \pset format unaligned
@@ -31,7 +31,17 @@ SELECT k, p::jsonb->>'mechanism' AS mechanism, p::jsonb->>'id' = dpbayes.ldp_pro
        dpbayes.ldp_report_columns(p) AS columns
 FROM proto ORDER BY k;
 -- the id pinned in test/test_ldp.c; key order does not matter
-SELECT dpbayes.ldp_protocol_id('{"y_bound":2,"clip":1,"intercept":false,"d":2,"delta":0.00001,"epsilon":1,"mechanism":"ss_linear"}');
+SELECT dpbayes.ldp_protocol_id('{"y_bound":2,"clip":1,"intercept":false,"d":2,"delta":0.00001,"epsilon":1,"scaling":"none","mechanism":"ss_linear"}');
+-- public scales are required (issue 25, item 1): a summed-statistics protocol
+-- needs lower/upper or scaling => 'none'; an input protocol needs clip.  A
+-- protocol published before the rule (no bounds, no scaling) still reads when
+-- it carries its id, with that id.
+SELECT dpbayes.ldp_protocol('ss_linear', 1, delta => 1e-5, d => 2, y_bound => 2);
+SELECT dpbayes.ldp_protocol('ss_logistic', 1, delta => 1e-5, d => 2, scaling => 'box');
+SELECT dpbayes.ldp_protocol('ss_logistic', 1, delta => 1e-5, d => 1, lower => '{0}', upper => '{1}', scaling => 'none');
+SELECT dpbayes.ldp_protocol('linear_input', 1, delta => 1e-6, d => 2, y_bound => 3);
+SELECT dpbayes.ldp_protocol('rr', 1, scaling => 'none');
+SELECT dpbayes.ldp_protocol_id('{"y_bound":2,"clip":1,"intercept":false,"d":2,"delta":0.00001,"epsilon":1,"mechanism":"ss_linear","id":"7c6751482db5484f1147c9658aaf19602392f54b58a5df75e0983eb6e31104ea"}');
 -- invalid protocols: a changed key after publication, unknown mechanism,
 -- missing and foreign keys, non-finite values
 SELECT dpbayes.ldp_protocol_id(jsonb_set(p::jsonb, '{epsilon}', '2')::text) FROM proto WHERE k = 1;
@@ -42,7 +52,7 @@ SELECT dpbayes.ldp_protocol('rr', 1, delta => 0.1);
 SELECT dpbayes.ldp_protocol('rr', 'infinity');
 SELECT dpbayes.ldp_protocol('rr', NULL);
 SELECT dpbayes.ldp_protocol('scalar_laplace', 1, lower => '{0,1}', upper => '{2,3}');
-SELECT dpbayes.ldp_protocol('logistic_input', 1, delta => 1e-6, d => 2, label_share => 1);
+SELECT dpbayes.ldp_protocol('logistic_input', 1, delta => 1e-6, d => 2, clip => 1, label_share => 1);
 SELECT dpbayes.ldp_calibration('{"mechanism":"rr"}');
 SELECT dpbayes.ldp_calibration('[1, 2]');
 SELECT dpbayes.ldp_calibration(NULL);

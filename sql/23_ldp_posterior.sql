@@ -252,7 +252,7 @@ FROM (VALUES (ARRAY[1e4, 0]::float8[])) v(z);
 SELECT dpbayes.ldp_collect(dpbayes.ldp_protocol_id(p), z, p)
 FROM (VALUES (ARRAY[1]::float8[], :'gp'),
              (ARRAY[1]::float8[], '{"mechanism":"scalar_laplace","epsilon":1,"lower":-5,"upper":5}')) v(z, p);
-SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":1,"y_bound":1}')
+SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":1,"y_bound":1,"scaling":"none"}')
 FROM (VALUES (ARRAY[1, 1, 1]::float8[])) v(z);
 SELECT dpbayes.ldp_collect('x', z, '{"mechanism":"oue","epsilon":1,"categories":3,"colour":1}')
 FROM (VALUES (ARRAY[1, 0, 0]::float8[])) v(z);

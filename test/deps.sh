@@ -37,6 +37,11 @@ PACKAGES=(
 	passwd
 )
 
+# DPB_DEPS_EXTRA: more packages for this call only (test/run_checks.sh, as
+# root: the Python client of docs/clients.md, run by test/docs_examples.sh)
+# shellcheck disable=SC2206
+PACKAGES+=(${DPB_DEPS_EXTRA:-})
+
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "deps.sh: dpkg-query not found: not a Debian system, cannot check packages." >&2
 	echo "deps.sh: needed (Debian names): ${PACKAGES[*]}" >&2

@@ -25,7 +25,7 @@ for b in "$CLI" "$TCLI"; do
 done
 
 cat >"$T/lin.json" <<'EOF'
-{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1]}
+{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1],"scaling":"none"}
 EOF
 echo '{"mechanism":"rr","epsilon":1}' >"$T/rr.json"
 echo '{"mechanism":"oue","epsilon":1.3,"categories":4}' >"$T/oue.json"
@@ -83,8 +83,8 @@ expect 0 "scalar gaussian calibration" -- "$CLI" calibration --protocol "$T/sg.j
 grep -q '"sigma2":' "$T/out" && ok || bad "scalar gaussian calibration output"
 
 # input perturbation: layout x1..xd,y; logistic labels stay 0/1
-echo '{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"y_bound":3}' >"$T/li.json"
-echo '{"mechanism":"logistic_input","epsilon":2,"delta":1e-6,"d":3}' >"$T/gi.json"
+echo '{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"clip":1,"y_bound":3}' >"$T/li.json"
+echo '{"mechanism":"logistic_input","epsilon":2,"delta":1e-6,"d":3,"clip":1}' >"$T/gi.json"
 printf '0.3,-0.4,1.5\n3,4,-7\n' | "$CLI" randomize --protocol "$T/li.json" >"$T/li.csv" 2>"$T/err" && ok || bad "linear_input"
 [ "$(head -1 "$T/li.csv")" = "protocol_id,x1,x2,y" ] && ok || bad "linear_input header: $(head -1 "$T/li.csv")"
 [ "$(awk -F, 'NR > 1 && NF == 4' "$T/li.csv" | wc -l)" -eq 2 ] && ok || bad "linear_input width"
@@ -116,10 +116,10 @@ done <<'EOF'
 {"mechanism":"oue","epsilon":1.3,"categories":4}
 {"mechanism":"scalar_laplace","epsilon":0.7,"lower":-1,"upper":3}
 {"mechanism":"scalar_gaussian","epsilon":1,"delta":1e-6,"lower":-1,"upper":3}
-{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1]}
+{"mechanism":"ss_linear","epsilon":1,"delta":1e-5,"d":2,"intercept":false,"clip":1,"y_bound":2,"noise_weights":[1,1,1],"scaling":"none"}
 {"mechanism":"ss_logistic","epsilon":0.5,"delta":1e-6,"d":3,"lower":[0,0,0],"upper":[1,2,3]}
-{"mechanism":"ss_poisson","epsilon":2,"delta":1e-6,"d":1,"y_bound":10,"noise_weights":[1,2]}
-{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"y_bound":3}
+{"mechanism":"ss_poisson","epsilon":2,"delta":1e-6,"d":1,"y_bound":10,"noise_weights":[1,2],"scaling":"none"}
+{"mechanism":"linear_input","epsilon":1,"delta":1e-6,"d":2,"clip":1,"y_bound":3}
 {"mechanism":"logistic_input","epsilon":2,"delta":1e-6,"d":3,"clip":2,"label_share":0.25}
 EOF
 [ "$i" -eq 9 ] && ok || bad "protocol list"

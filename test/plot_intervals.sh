@@ -30,6 +30,19 @@ nrow=$(cut -d, -f1,2 "$csv" | sort | uniq -c | awk '{print $2}' | cut -d, -f1 | 
 			awk -F, -v ds="$ds" -v v="$v" '$1 == ds && $2 == v && $3 == "non-private" {print 1, $5, $4, $6}
 				$1 == ds && $2 == v && $3 == "private" {print 2, $5, $4, $6}' "$csv"
 			echo "EOD"
+			# each panel its own x axis, padded by 8% of the span on both
+			# sides so that no whisker sits on the frame (n: the number of
+			# records of an add/remove release, whose non-private value is a
+			# point)
+			awk -F, -v ds="$ds" -v v="$v" '$1 == ds && $2 == v && ($3 == "private" || $3 == "non-private") {
+					if (!k++ || $4 < lo) lo = $4
+					if (k == 1 || $6 > hi) hi = $6
+				}
+				END {
+					pad = (hi - lo) * 0.08
+					if (pad <= 0) pad = (lo == 0 ? 1 : (lo < 0 ? -lo : lo) * 0.05)
+					printf "set xrange [%.10g:%.10g]\n", lo - pad, hi + pad
+				}' "$csv"
 			echo "set title '$ds: $v' offset 0,-0.6"
 			echo "plot \$d using (\$1 == 1 ? \$2 : 1/0):1:3:4 with xerrorbars pt 7 ps 0.6 lw 2 lc rgb '#1f77b4', \\"
 			echo "     \$d using (\$1 == 2 ? \$2 : 1/0):1:3:4 with xerrorbars pt 7 ps 0.6 lw 2 lc rgb '#d62728'"

@@ -137,6 +137,12 @@ if bash test/deps.sh; then
 else
 	cannot_run "Debian packages are missing (see the deps.sh lines above: run  sudo bash test/setup.sh  once)"
 fi
+# as root (CI) also the Python client of docs/clients.md, which the docs
+# examples run; elsewhere they are optional (test/docs_examples.sh says so)
+if [ "$(id -u)" -eq 0 ] && [ "${DPBAYES_DOCS_EXAMPLES:-1}" != 0 ]; then
+	DPB_DEPS_EXTRA="python3-psycopg python3-numpy python3-matplotlib" bash test/deps.sh ||
+		echo "deps.sh: the Python client packages could not be installed; the docs examples will say so"
+fi
 
 banner "unit tests (make unit)"
 if [ "${DPBAYES_SKIP_UNIT:-0}" = 1 ]; then

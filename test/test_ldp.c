@@ -86,15 +86,16 @@ void		test_ldp_protocol(void);
 void
 test_ldp_protocol(void)
 {
+#define PINNED_SCALING_NONE_ID "ca73b835e9302648ba566cc572a3413a585abb2f10a241f2e56b3806e562c896"
 	static const char *valid[] = {
 		"{\"mechanism\":\"rr\",\"epsilon\":1.5}",
 		"{\"mechanism\":\"oue\",\"epsilon\":0.5,\"categories\":3}",
 		"{\"mechanism\":\"scalar_laplace\",\"epsilon\":2,\"lower\":-5,\"upper\":5}",
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":0.5,\"delta\":1e-7,\"lower\":0,\"upper\":100}",
-		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2,\"scaling\":\"none\"}",
 		"{\"mechanism\":\"ss_logistic\",\"epsilon\":0.5,\"delta\":1e-6,\"d\":3,\"lower\":[0,0,0],\"upper\":[1,2,3]}",
-		"{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":1,\"y_bound\":10,\"noise_weights\":[1,2]}",
-		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}",
+		"{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":1,\"y_bound\":10,\"noise_weights\":[1,2],\"scaling\":\"none\"}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":4,\"y_bound\":3}",
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":2,\"delta\":1e-6,\"d\":3,\"clip\":2,\"label_share\":0.25}",
 		/* a tiny delta in exponent form (issue 24, item 5) */
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1e-70,\"lower\":0,\"upper\":1}",
@@ -116,22 +117,31 @@ test_ldp_protocol(void)
 		"{\"mechanism\":\"scalar_laplace\",\"epsilon\":1,\"lower\":1,\"upper\":1}",
 		"{\"mechanism\":\"scalar_laplace\",\"epsilon\":1,\"lower\":1e10,\"upper\":10000000000.001}",
 		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2}",	/* y_bound */
-		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":0,\"d\":2,\"y_bound\":1}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":0,\"d\":2,\"y_bound\":1,\"scaling\":\"none\"}",
 		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1,\"lower\":[0,0]}",
 		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1,\"lower\":[0],\"upper\":[1]}",
-		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1,\"noise_weights\":[1,1]}",
-		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":0,\"y_bound\":1}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1,\"noise_weights\":[1,1],\"scaling\":\"none\"}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":0,\"y_bound\":1,\"scaling\":\"none\"}",
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"id\":\"00\"}",
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"id\":\"0000000000000000000000000000000000000000000000000000000000000000\"}",
 		"{\"mechanism\":\"rr\",\"epsilon\":1,\"version\":2}",
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"lower\":0,\"upper\":1}",	/* delta */
 		"{\"mechanism\":\"scalar_gaussian\",\"epsilon\":1,\"delta\":1,\"lower\":0,\"upper\":1}",
-		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2}",	/* y_bound */
-		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1,\"y_noise_ratio\":0}",
-		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1,\"label_share\":0.5}",
-		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"label_share\":1}",
-		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":1}",
-		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"d\":2}",	/* delta */
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1}",	/* y_bound */
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1,\"y_bound\":1,\"y_noise_ratio\":0}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1,\"y_bound\":1,\"label_share\":0.5}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1,\"label_share\":1}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1,\"y_bound\":1}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"d\":2,\"clip\":1}",	/* delta */
+		/* no public scale (issue 25, item 1): bounds or scaling none; clip */
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1}",
+		"{\"mechanism\":\"ss_logistic\",\"epsilon\":1,\"delta\":1e-5,\"d\":2}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":1,\"scaling\":\"box\"}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":1,\"y_bound\":1,\"scaling\":\"none\",\"lower\":[0],\"upper\":[1]}",
+		"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":1,\"y_bound\":1,\"scaling\":1}",
+		"{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}",
+		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2}",
+		"{\"mechanism\":\"rr\",\"epsilon\":1,\"scaling\":\"none\"}",
 		"{\"mechanism\":\"logistic_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":0}",
 		/* the same delta spelled out as jsonb prints it: more than 63
 		 * characters (issue 24, item 5) */
@@ -198,19 +208,48 @@ test_ldp_protocol(void)
 		char	   *c = canonical(&p, 0);
 
 		CHECK(strcmp(c, "{\"format\":\"dpbayes-ldp-protocol\",\"version\":1,\"mechanism\":\"ss_linear\","
-					 "\"epsilon\":1,\"delta\":1e-05,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2}") == 0,
+					 "\"epsilon\":1,\"delta\":1e-05,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2,"
+					 "\"scaling\":\"none\"}") == 0,
 			  "canonical form: %s", c);
 		free(c);
 	}
-	CHECK(strcmp(p.id, "7c6751482db5484f1147c9658aaf19602392f54b58a5df75e0983eb6e31104ea") == 0,
-		  "pinned id: %s", p.id);
-	/* key order and whitespace do not matter; a published id is checked */
+	CHECK(strcmp(p.id, PINNED_SCALING_NONE_ID) == 0, "pinned id: %s", p.id);
+	/* key order and whitespace do not matter; a published id is checked.
+	 * A protocol published before bounds became required (no bounds, no
+	 * "scaling") keeps its canonical form and id when it carries the id;
+	 * without it, it is refused and says why (issue 25, item 1). */
 	CHECK(parse_ok(" {\n \"y_bound\" : 2.0 , \"clip\":1e0, \"intercept\":false,\"d\":2,"
 				   "\"delta\":0.00001,\"epsilon\":1.0,\"mechanism\":\"ss_linear\","
 				   "\"format\":\"dpbayes-ldp-protocol\",\"version\":1,"
 				   "\"id\":\"7c6751482db5484f1147c9658aaf19602392f54b58a5df75e0983eb6e31104ea\"}\n",
+				   &q), "published protocol without bounds (with its id) parses");
+	{
+		char	   *c = canonical(&q, 0);
+
+		CHECK(strcmp(c, "{\"format\":\"dpbayes-ldp-protocol\",\"version\":1,\"mechanism\":\"ss_linear\","
+					 "\"epsilon\":1,\"delta\":1e-05,\"d\":2,\"intercept\":false,\"clip\":1,\"y_bound\":2}") == 0,
+			  "published canonical form kept: %s", c);
+		free(c);
+	}
+	CHECK(strcmp(q.id, "7c6751482db5484f1147c9658aaf19602392f54b58a5df75e0983eb6e31104ea") == 0,
+		  "published id kept: %s", q.id);
+	CHECK(strcmp(p.id, q.id) != 0, "scaling none is part of the id");
+	CHECK(parse_ok(" {\n \"scaling\":\"none\", \"y_bound\" : 2.0 , \"clip\":1e0, \"intercept\":false,\"d\":2,"
+				   "\"delta\":0.00001,\"epsilon\":1.0,\"mechanism\":\"ss_linear\","
+				   "\"format\":\"dpbayes-ldp-protocol\",\"version\":1,"
+				   "\"id\":\"" PINNED_SCALING_NONE_ID "\"}\n",
 				   &q), "reordered protocol with its id parses");
 	CHECK(strcmp(p.id, q.id) == 0, "id independent of key order and spelling");
+	memset(&err, 0, sizeof(err));
+	CHECK(dpb_ldp_protocol_parse("{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":2}",
+								 &q, &err) == DPB_EINVAL &&
+		  strstr(err.msg, "public bounds") != NULL && strstr(err.detail, "\"scaling\":\"none\"") != NULL,
+		  "a new protocol without bounds is refused and says what to pass: %s / %s", err.msg, err.detail);
+	memset(&err, 0, sizeof(err));
+	CHECK(dpb_ldp_protocol_parse("{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}",
+								 &q, &err) == DPB_EINVAL &&
+		  strstr(err.msg, "public scale") != NULL && strstr(err.detail, "clip") != NULL,
+		  "an input protocol without clip is refused and says why: %s / %s", err.msg, err.detail);
 
 	/* round trip of every mechanism */
 	for (i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
@@ -305,7 +344,7 @@ test_ldp_sensitivity(void)
 
 	/* the protocol's calibration uses it (equal noise weights) */
 	CHECK(parse_ok("{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"intercept\":false,"
-				   "\"clip\":1,\"y_bound\":2,\"noise_weights\":[1,1,1]}", &p), "protocol");
+				   "\"clip\":1,\"y_bound\":2,\"noise_weights\":[1,1,1],\"scaling\":\"none\"}", &p), "protocol");
 	CHECK(c != NULL && dpb_ldp_calibrate(&p, c, &err) == DPB_OK, "calibrate");
 	CHECK_REL(c->rel.sensitivity, sqrt(22.0), 1e-9, "protocol sensitivity");
 	free(c);
@@ -647,7 +686,7 @@ test_ldp_ss(void)
 	double		lin[3] = {0.3, -0.4, 1.5},
 				logi[4] = {0.2, 0.9, 0.5, -1},
 				poi[3] = {0.1, 0.7, 3};
-	const char *lj = "{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":2}";
+	const char *lj = "{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,\"y_bound\":2,\"scaling\":\"none\"}";
 	dpb_ldp_protocol p;
 	dpb_ldp_calib *c = malloc(sizeof(*c));
 	dpb_rbits  *rb = dpb_rbits_new_insecure_seeded(USEED(41));
@@ -658,7 +697,7 @@ test_ldp_ss(void)
 	ss_case(lj, lin, 3000, 31);
 	ss_case("{\"mechanism\":\"ss_logistic\",\"epsilon\":0.5,\"delta\":1e-6,\"d\":3,"
 			"\"lower\":[0,0,0],\"upper\":[1,1,1]}", logi, 1500, 32);
-	ss_case("{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":2,\"y_bound\":10}",
+	ss_case("{\"mechanism\":\"ss_poisson\",\"epsilon\":2,\"delta\":1e-6,\"d\":2,\"y_bound\":10,\"scaling\":\"none\"}",
 			poi, 2000, 33);
 
 	/* invalid records */
@@ -670,14 +709,14 @@ test_ldp_ss(void)
 	bad[1] = 0;
 	bad[2] = NAN;
 	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "NaN response refused");
-	parse_ok("{\"mechanism\":\"ss_logistic\",\"epsilon\":1,\"delta\":1e-6,\"d\":1}", &p);
+	parse_ok("{\"mechanism\":\"ss_logistic\",\"epsilon\":1,\"delta\":1e-6,\"d\":1,\"scaling\":\"none\"}", &p);
 	dpb_ldp_calibrate(&p, c, &err);
 	bad[0] = 0.5;
 	bad[1] = 0.5;
 	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "logistic y = 0.5 refused");
 	bad[1] = 0;
 	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_OK, "logistic y = 0 read as -1");
-	parse_ok("{\"mechanism\":\"ss_poisson\",\"epsilon\":1,\"delta\":1e-6,\"d\":1,\"y_bound\":5}", &p);
+	parse_ok("{\"mechanism\":\"ss_poisson\",\"epsilon\":1,\"delta\":1e-6,\"d\":1,\"y_bound\":5,\"scaling\":\"none\"}", &p);
 	dpb_ldp_calibrate(&p, c, &err);
 	bad[1] = -1;
 	CHECK(dpb_ldp_randomize(&p, c, bad, rb, z, &err) == DPB_EDATA, "negative Poisson y refused");
@@ -861,7 +900,7 @@ test_ldp_input(void)
 				logi_far_c[4] = {0, 0, 2, 0},
 				z[8],
 				bad[4];
-	const char *lj = "{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"y_bound\":3}";
+	const char *lj = "{\"mechanism\":\"linear_input\",\"epsilon\":1,\"delta\":1e-6,\"d\":2,\"clip\":1,\"y_bound\":3}";
 	const char *lc = "{\"format\":\"dpbayes-ldp-protocol\",\"version\":1,\"mechanism\":\"linear_input\","
 		"\"epsilon\":1,\"delta\":1e-06,\"d\":2,\"clip\":1,\"y_bound\":3,\"y_noise_ratio\":3}";
 	const char *gj = "{\"mechanism\":\"logistic_input\",\"epsilon\":2,\"delta\":1e-6,\"d\":3,\"clip\":2}";

@@ -37,7 +37,7 @@ static const char *const fork_protos[NMECH] = {
 	"{\"mechanism\":\"rr\",\"epsilon\":1}",
 	"{\"mechanism\":\"scalar_laplace\",\"epsilon\":0.7,\"lower\":-1,\"upper\":3}",
 	"{\"mechanism\":\"ss_linear\",\"epsilon\":1,\"delta\":1e-5,\"d\":2,"
-	"\"intercept\":false,\"clip\":1,\"y_bound\":2}",
+	"\"intercept\":false,\"clip\":1,\"y_bound\":2,\"scaling\":\"none\"}",
 };
 static const char *const fork_names[NMECH] = {"rr", "scalar_laplace", "ss_linear"};
 static const double fork_records[NMECH][3] = {{1}, {0.5}, {0.3, -0.4, 1.5}};

@@ -329,7 +329,7 @@ put_arr(StringInfo s, const char *key, ArrayType *a, bool scalar)
 /*
  * dpbayes.ldp_protocol(mechanism, epsilon, delta, d, categories, lower,
  * upper, clip, y_bound, intercept, noise_weights, y_noise_ratio,
- * label_share): the published protocol (canonical keys plus "id"), as text
+ * label_share[, scaling]): the published protocol (canonical keys plus "id"), as text
  * (0.2.0: byte for byte the text to publish) or jsonb (0.1.0).  NULL
  * arguments are absent keys; the core's parser validates.
  */
@@ -384,6 +384,19 @@ ldp_protocol_impl(FunctionCallInfo fcinfo, LdpArgKind kind)
 		put_num(&s, "y_noise_ratio", PG_GETARG_FLOAT8(11));
 	if (!PG_ARGISNULL(12))
 		put_num(&s, "label_share", PG_GETARG_FLOAT8(12));
+	/* scaling: 0.2.0's form only (0.1.0's jsonb form has 13 arguments) */
+	if (PG_NARGS() > 13 && !PG_ARGISNULL(13))
+	{
+		char	   *sc = text_to_cstring(PG_GETARG_TEXT_PP(13));
+
+		if (strcmp(sc, "none") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("scaling must be \"none\" or left out"),
+					 errdetail("A summed-statistics protocol scales each feature by its public bounds lower and upper, or, with scaling => 'none', uses the features as given."),
+					 errhint("Pass lower and upper, or scaling => 'none' for features already scaled to the ball of radius clip.")));
+		appendStringInfoString(&s, ",\"scaling\":\"none\"");
+	}
 	appendStringInfoChar(&s, '}');
 	memset(&err, 0, sizeof(err));
 	if ((st = dpb_ldp_protocol_parse(s.data, &p, &err)) != DPB_OK)

@@ -125,6 +125,16 @@ dpb_n_to_u(const dpb_infer_opts *o, double N)
 	return log((N - o->count.n_lo) / (o->count.n_hi - N));
 }
 
+void
+dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi)
+{
+	double		w = o->count.n_laplace ? DPB_N_PRIOR_K_LAPLACE * o->count.n_sd / M_SQRT2 :
+		DPB_N_PRIOR_K_GAUSS * o->count.n_sd;
+
+	*lo = floor(fmax(0, o->count.n_hat - w));
+	*hi = ceil(fmax(o->count.n_hat, 0) + w);
+}
+
 double
 dpb_n_start(const dpb_infer_opts *o)
 {
@@ -311,6 +321,13 @@ const char *
 dpb_sampler_name(dpb_sampler s)
 {
 	return s == DPB_SAMPLER_NUTS ? "nuts" : s == DPB_SAMPLER_GIBBS ? "gibbs" : "default";
+}
+
+int
+dpb_lin_weak_prior_used(const dpb_release *r, const dpb_infer_opts *o)
+{
+	return r->model == DPB_MODEL_LINEAR && o->lin.prior == DPB_LIN_PRIOR_WEAK &&
+		dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS;
 }
 
 dpb_sampler

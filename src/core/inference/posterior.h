@@ -203,6 +203,10 @@ int			dpb_draws_stuck_chains(const dpb_draws *dr);
  * sampler.
  */
 dpb_sampler dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o);
+
+/* Whether a run of linear release r with o uses the weak prior on (theta,
+ * sigma^2) (o->lin.prior and the NUTS sampler); else the NIG prior. */
+int			dpb_lin_weak_prior_used(const dpb_release *r, const dpb_infer_opts *o);
 const char *dpb_sampler_name(dpb_sampler s);
 
 /* Runs the sampler for r's model and o->method; DPB_ERANGE for a model too
@@ -249,6 +253,19 @@ double		dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu,
 						 double *logjac, double *dlogjac);
 double		dpb_n_to_u(const dpb_infer_opts *o, double N);
 
+/*
+ * A prior for an unknown N from the released count alone (issue 26, item
+ * 3): [max(0, n_hat - k s), n_hat + k s] with s the count's noise scale
+ * (Laplace: b = sd / sqrt 2, k = DPB_N_PRIOR_K_LAPLACE, the likelihood's mass
+ * beyond is e^-7 = 0.09%; Gaussian: s = sd, k = DPB_N_PRIOR_K_GAUSS, mass
+ * 0.05%), rounded outwards to whole records.  Post-processing of the
+ * release (the count is public), so it spends no privacy.  What the window
+ * costs and buys is in docs/posterior.md, "The number of records".
+ */
+#define DPB_N_PRIOR_K_LAPLACE 7.0
+#define DPB_N_PRIOR_K_GAUSS 3.5
+void		dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi);
+
 /* The starting value of an unknown N: n_hat moved into the prior's support. */
 double		dpb_n_start(const dpb_infer_opts *o);
 
@@ -257,6 +274,16 @@ double		dpb_n_start(const dpb_infer_opts *o);
  * log density, -inf outside the truncation. */
 double		dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
 								double *grad);
+
+/*
+ * The prior sd of each variable of dr (a run of r with options o), in the
+ * user's units, in closed form (prior_sd.c): out[k] for dr->names[k];
+ * +inf where the prior has no finite variance (the flat prior of an unknown
+ * N; a sigma^2 shape <= 1), NaN where it is not computed (the linear
+ * model's feature moments).
+ */
+void		dpb_prior_sd(const dpb_release *r, const dpb_infer_opts *o,
+						 const dpb_draws *dr, double *out);
 
 /* Name of feature j of r ("x1".. when unnamed). */
 const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);

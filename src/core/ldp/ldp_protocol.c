@@ -405,9 +405,19 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 		p->clip = 1;
 		p->y_noise_ratio = NAN;
 		p->label_share = 0.5;
+		/* the features' public scale (issue 25, item 1): no default */
+		if (find_key(r, "clip", used) == NULL)
+		{
+			dpb_err_set(err, "the protocol needs the public scale of its features",
+						"Each client clips its record x to the L2 ball of radius \"clip\": give \"clip\", a public bound "
+						"on the norm of the features in their own units (never from the data); a default of 1 would "
+						"distort features on other scales.");
+			st = DPB_EINVAL;
+			goto done;
+		}
 		if ((st = get_int(r, "d", used, 1, DPB_MAX_D, &p->d, err)) != DPB_OK ||
 			(st = get_num(r, "delta", used, 1, &p->delta, err)) != DPB_OK ||
-			(st = get_num(r, "clip", used, 0, &p->clip, err)) != DPB_OK)
+			(st = get_num(r, "clip", used, 1, &p->clip, err)) != DPB_OK)
 			goto done;
 		if (p->mech == DPB_LDP_LINEAR_INPUT &&
 			((st = get_num(r, "y_bound", used, 1, &p->y_bound, err)) != DPB_OK ||
@@ -458,6 +468,42 @@ dpb_ldp_protocol_parse(const char *json, dpb_ldp_protocol *p, dpb_err *err)
 			p->p.has_bounds = 1;
 			memcpy(p->p.lower, lo->arr, sizeof(double) * p->d);
 			memcpy(p->p.upper, hi->arr, sizeof(double) * p->d);
+		}
+		/*
+		 * Public bounds are what make the summed statistics mean something
+		 * (issue 25, item 1): a protocol without them must say so with
+		 * "scaling":"none" (the features are used as given, clipped to the
+		 * ball of radius clip), part of its canonical text and id.
+		 */
+		if ((v = find_key(r, "scaling", used)) != NULL)
+		{
+			if (v->type != JV_STR || strcmp(v->str, "none") != 0)
+			{
+				dpb_err_set(err, "invalid protocol",
+							"The key \"scaling\" can only be \"none\" (no bounds: the features are used as given); with bounds, leave it out.");
+				goto done;
+			}
+			if (lo != NULL)
+			{
+				dpb_err_set(err, "invalid protocol",
+							"\"scaling\":\"none\" uses the features as given and cannot be combined with \"lower\" and \"upper\".");
+				goto done;
+			}
+			p->p.unscaled = 1;
+		}
+		else if (lo == NULL && find_key(r, "id", used) == NULL)
+		{
+			/*
+			 * A published protocol (one that carries its id, checked
+			 * below) from before this rule keeps its meaning and its id:
+			 * its clients and reports exist.  A new one must choose.
+			 */
+			dpb_err_set(err, "the protocol needs public bounds on its features",
+						"Without \"lower\" and \"upper\" each client projects its record onto the ball of radius clip. "
+						"Give \"lower\" and \"upper\" (public, never from the data), or \"scaling\":\"none\" for "
+						"features already on that scale.");
+			st = DPB_EINVAL;
+			goto done;
 		}
 		if ((nw = find_key(r, "noise_weights", used)) != NULL)
 		{
@@ -683,6 +729,8 @@ dpb_ldp_protocol_canonical(const dpb_ldp_protocol *p, dpb_buf *b)
 			put_array(b, "lower", p->p.lower, p->d);
 			put_array(b, "upper", p->p.upper, p->d);
 		}
+		else if (p->p.unscaled)
+			dpb_buf_puts(b, ",\"scaling\":\"none\"");
 		if (p->p.nweights > 0)
 			put_array(b, "noise_weights", p->p.noise_weights, p->p.nweights);
 	}

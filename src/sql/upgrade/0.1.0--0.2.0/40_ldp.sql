@@ -70,12 +70,13 @@ CREATE FUNCTION dpbayes.ldp_protocol(
     intercept     boolean            DEFAULT NULL,
     noise_weights double precision[] DEFAULT NULL,
     y_noise_ratio double precision   DEFAULT NULL,
-    label_share   double precision   DEFAULT NULL)
+    label_share   double precision   DEFAULT NULL,
+    scaling       text               DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_protocol_t'
 LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
-COMMENT ON FUNCTION dpbayes.ldp_protocol(text, double precision, double precision, integer, integer, double precision[], double precision[], double precision, double precision, boolean, double precision[], double precision, double precision) IS
-  'a local-DP protocol (rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson, linear_input, logistic_input): its canonical text with its id, byte for byte what dpbayes-ldp protocol prints; NULL arguments are absent keys; scalar_* take lower and upper as one-element arrays';
+COMMENT ON FUNCTION dpbayes.ldp_protocol(text, double precision, double precision, integer, integer, double precision[], double precision[], double precision, double precision, boolean, double precision[], double precision, double precision, text) IS
+  'a local-DP protocol (rr, oue, scalar_laplace, scalar_gaussian, ss_linear, ss_logistic, ss_poisson, linear_input, logistic_input): its canonical text with its id, byte for byte what dpbayes-ldp protocol prints; NULL arguments are absent keys; scalar_* take lower and upper as one-element arrays; ss_* need lower and upper (public feature bounds) or scaling => ''none'', *_input need clip (the public L2 bound of the features)';
 
 CREATE FUNCTION dpbayes.ldp_protocol_text(protocol text) RETURNS text
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_protocol_text_t'
