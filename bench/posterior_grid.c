@@ -14,7 +14,7 @@
  * Environment (optional, comma-separated lists) NS, EPS, DS, MECHS
  * (gaussian, laplace) restrict or replace the grid; SEED (default 7) is the
  * sampler's seed (the releases stay the same); LAPLACE_NOISE (omega,
- * latent, auto) the option laplace_noise of Laplace releases.  Run by
+ * latent, latent_chol, auto) the option laplace_noise of Laplace releases.  Run by
  * bench/posterior_grid.sh.
  */
 #include "bench_util.h"
@@ -122,10 +122,11 @@ main(int argc, char **argv)
 					bench_release_grid(m, d, (long) Ns[a], Es[b], mechs[k], &r);
 					dpb_infer_opts_default(&o, &r);
 					o.seed = getenv("SEED") ? strtoull(getenv("SEED"), NULL, 10) : 7;
-					/* LAPLACE_NOISE=omega|latent|auto: options laplace_noise
+					/* LAPLACE_NOISE=omega|latent|latent_chol|auto: options laplace_noise
 					 * (default: the default, "auto") */
 					if (getenv("LAPLACE_NOISE") && *getenv("LAPLACE_NOISE"))
-						o.lin.laplace_latent = strcmp(getenv("LAPLACE_NOISE"), "latent") == 0 ? 1 :
+						o.lin.laplace_latent = strcmp(getenv("LAPLACE_NOISE"), "latent") == 0 ? 2 :
+							strcmp(getenv("LAPLACE_NOISE"), "latent_chol") == 0 ? 1 :
 							strcmp(getenv("LAPLACE_NOISE"), "omega") == 0 ? 0 : -1;
 					t0 = bench_now();
 					st = dpb_posterior_run(&r, &o, &dr, &err);

@@ -16,7 +16,7 @@
 #   MODELS="logistic" NS=100 EPS=1 DS=2,4 bash bench/posterior_grid.sh
 #   (MODELS: all (default), glm, linear, logistic, poisson, space-separated
 #   combinations; NS, EPS, DS, MECHS: comma-separated subsets of the grid;
-#   SEED: the sampler's seed, default 7; LAPLACE_NOISE=omega|latent|auto:
+#   SEED: the sampler's seed, default 7; LAPLACE_NOISE=omega|latent|latent_chol|auto:
 #   options laplace_noise (default auto); OUT: the results file)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

@@ -10,8 +10,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPS=${SBC_REPS:-400}
 # LAPLACE_NOISE: options laplace_noise of the Laplace releases: omega (recorded
-# in sbc_linear_nuts.md), latent (sbc_linear_latent.md) or auto, the default
-# (sbc_linear_auto.md); the Gaussian lines repeat the default run.
+# in sbc_linear_nuts.md), latent (the root form since 2026-11-26;
+# sbc_linear_latent.md holds the Cholesky form's run, now latent_chol) or
+# auto, the default (sbc_linear_auto.md: the Cholesky form's run;
+# sbc_linear_root.md: the root form's, with OUT); the Gaussian lines repeat
+# the default run.
 # MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
 # "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}

@@ -103,6 +103,7 @@ SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, meth
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, method => 'nonprivate')$q$);
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(np, seed => 1, method => 'naive')$q$);
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, options => '{"prior": 1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, options => '{"priors": "nig"}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, options => '[1]')$q$);
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, options => '{"theta_precision": -1}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM linrel, dpbayes.posterior(r, seed => 1, options => '{"theta_precision": [1, 2]}')$q$);

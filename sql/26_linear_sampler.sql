@@ -61,7 +61,8 @@ RESET client_min_messages;
 
 -- options laplace_noise (Laplace releases): "omega" (the noise as a scale
 -- mixture), "latent" (the latent statistics non-centred, the exact Laplace
--- likelihood) and "auto", the default: latent where the noise dominates
+-- likelihood; "latent_chol" the same through chol(N V) instead of the
+-- closed-form root) and "auto", the default: latent where the noise dominates
 -- every statistic (here 300 rows at epsilon 0.1, replace-one and
 -- add/remove), omega elsewhere (the 50 000-row release above).  Short runs,
 -- whose warnings are not the point, show which form the default took.
@@ -78,6 +79,8 @@ SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1
                                                    options => '{"laplace_noise": "omega"}');
 SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
                                                    options => '{"laplace_noise": "latent"}');
+SELECT count(*) AS draws FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                                   options => '{"laplace_noise": "latent_chol"}');
 CREATE FUNCTION pg_temp.same(rel dpbayes.release, opts jsonb) RETURNS boolean LANGUAGE sql AS $$
   SELECT (SELECT array_agg(value ORDER BY draw, variable)
           FROM dpbayes.posterior(rel, draws => 20, chains => 1, warmup => 50, seed => 2))

@@ -70,6 +70,21 @@ SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, met
 SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"x_moments": "prior", "x_df": 5}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"x_cov": [[1, 0], [0, 1]]}')$q$);
 SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rb, 5, 1, 5, 1, options => '{"thin": 2}')$q$);
+-- the prior on (theta, sigma^2) (issue 26): the NIG keys need "prior": "nig"
+-- (the default is "weak"), the weak prior's keys need the NUTS sampler and
+-- the weak prior, intercept_sd an intercept
+\set VERBOSITY default
+SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"sigma2_shape": 3}');
+\set VERBOSITY terse
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"theta_precision": 0.1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"prior": "nig", "theta_sd": 1}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"sampler": "gibbs", "sigma2_mean": 0.5}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, method => 'naive', options => '{"intercept_sd": 2}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"sampler": "gibbs", "prior": "weak"}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"prior": "r2"}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"theta_sd": [1, 0]}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"theta_sd": [1, 1, 1]}')$q$);
+SELECT pg_temp.err($q$SELECT * FROM uxrel, dpbayes.posterior(rb, 5, 1, 5, 1, options => '{"prior": "nig"}')$q$);
 -- the array form of the non-private tuning function takes labels 0 and 1
 SELECT pg_temp.err($q$SELECT * FROM dpbayes.betad_tune_NOT_PRIVATE(ARRAY[[0.1], [0.2]], ARRAY[0.5, 1],
     dpbayes.betad(1, 'logistic', scaling => 'none'))$q$);
@@ -77,6 +92,9 @@ SELECT pg_temp.err($q$SELECT * FROM dpbayes.betad_tune_NOT_PRIVATE(ARRAY[[0.1], 
 SET client_min_messages = error;
 SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rl, 5, 1, 5, 1, options => '{"laplace_noise": "omega", "target_accept": 0.9}');
 SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"x_moments": "prior", "x_cov": [[0.3, 0], [0, 0.3]]}');
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"prior": "nig", "sigma2_shape": 3, "theta_precision": 0.1}');
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"sampler": "gibbs", "prior": "nig", "sigma2_scale": 1}');
+SELECT count(*) AS draws FROM uxrel, dpbayes.posterior(rg, 5, 1, 5, 1, options => '{"theta_sd": [1, 2], "intercept_sd": 1, "sigma2_mean": 0.5}');
 RESET client_min_messages;
 
 -- common mistakes reach a function that explains them (PostgreSQL would

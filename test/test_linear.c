@@ -128,6 +128,14 @@ typedef struct sbc_unknown_n
 	double		mean_sd;		/* out: the mean noise sd of the counts */
 } sbc_unknown_n;
 
+/* DPB_SBC_NWINDOW=k (bench/sbc_n_window.sh, issue 26 item 3): the
+ * sampler's prior of an unknown N is also cut to n_hat -+ k s (s the count's
+ * noise scale: Laplace b = sd / sqrt 2, Gaussian sd), the window
+ * dpb_n_prior_suggest proposes; sbc_window_out counts the replications whose
+ * true N fell outside it */
+static double sbc_nwindow = 0;
+static int	sbc_window_out;
+
 /* x_moments share for the "noisy" moments variant (0: the default NIW
  * update); set by DPB_SBC_NOISY for the measurement in bench/ */
 static double sbc_noisy_share = 0;
@@ -140,6 +148,29 @@ static int	sbc_latent;			/* Laplace replications in the latent form */
 
 void		openblas_set_num_threads(int n);
 int			openblas_get_num_threads(void);
+
+/* the SBC prior of the features' moments: Sigma ~ IW(20, 0.68 I) (via
+ * Sigma^{-1} ~ W(20, Psi^{-1})), Lc its Cholesky factor, mu | Sigma ~
+ * N(0, Sigma / 10) */
+static void
+sbc_draw_x_moments(gsl_rng *rng, double *Sig, double *Lc, double *mu)
+{
+	double		Li[4] = {1.0 / sqrt(0.68), 0, 0, 1.0 / sqrt(0.68)},
+				W[4],
+				wk[4];
+	gsl_matrix_view Lv = gsl_matrix_view_array(Li, 2, 2),
+				Wv = gsl_matrix_view_array(W, 2, 2),
+				Kv = gsl_matrix_view_array(wk, 2, 2);
+
+	gsl_ran_wishart(rng, 20, &Lv.matrix, &Wv.matrix, &Kv.matrix);
+	dpb_chol(W, 2, NULL);
+	dpb_chol_inverse(W, 2, Sig);
+	memcpy(Lc, Sig, sizeof(double) * 4);
+	dpb_chol(Lc, 2, NULL);
+	mu[0] = gsl_ran_ugaussian(rng) / sqrt(10.0);
+	mu[1] = gsl_ran_ugaussian(rng) / sqrt(10.0);
+	dpb_tri_mul(Lc, 2, mu);
+}
 
 static void
 run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
@@ -175,7 +206,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_draws	dr;
 		dpb_err		err;
 		double		theta[3],
-					sigma2,
+					sigma2 = 0,
 					mu[2],
 					Sig[4],
 					Lc[4],
@@ -191,8 +222,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		p.clip = 1;
 		p.y_bound = 2;
 		p.x_moments = sbc_noisy_share;
-		/* prior: sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 / 0.25),
-		 * Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10) */
+		/* prior (NIG): sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 /
+		 * 0.25), Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10);
+		 * the R^2 prior of NUTS below */
 		memset(&r, 0, sizeof(r));
 		r.d = d;
 		r.p = p;
@@ -200,9 +232,11 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
 		o.sampler = sbc_sampler;
-		/* DPB_SBC_LAPLACE_NOISE=latent or omega (bench): that form;
-		 * otherwise the default, "auto" (dpb_lin_use_latent) */
+		/* DPB_SBC_LAPLACE_NOISE=latent, latent_chol or omega (bench): that
+		 * form; otherwise the default, "auto" (dpb_lin_use_latent) */
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent") == 0)
+			o.lin.laplace_latent = 2;
+		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent_chol") == 0)
 			o.lin.laplace_latent = 1;
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "omega") == 0)
 			o.lin.laplace_latent = 0;
@@ -229,27 +263,32 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			N = (int) floor(Ntrue + 0.5);
 		}
 
-		sigma2 = 1.0 / gsl_ran_gamma(rng, o.lin.sigma2_shape, 1.0 / o.lin.sigma2_scale);
-		for (j = 0; j < 3; j++)
-			theta[j] = sqrt(sigma2 / 0.25) * gsl_ran_ugaussian(rng);
+		/*
+		 * The sampler's own prior on (theta, sigma^2): NIG for Gibbs-SS
+		 * (and NUTS with DPB_SBC_PRIOR=nig), else the weak prior of NUTS
+		 * (posterior.h) with scales of the NIG's size: theta_j ~ N(0,
+		 * 0.4^2), sigma^2 ~ Exponential(mean 0.04)
+		 */
+		if (sbc_sampler == DPB_SAMPLER_NUTS &&
+			!(getenv("DPB_SBC_PRIOR") && strcmp(getenv("DPB_SBC_PRIOR"), "nig") == 0))
 		{
-			/* Sigma ~ IW(20, Psi): Sigma^{-1} ~ W(20, Psi^{-1}) */
-			double		Li[4] = {1.0 / sqrt(0.68), 0, 0, 1.0 / sqrt(0.68)},
-						W[4],
-						wk[4];
-			gsl_matrix_view Lv = gsl_matrix_view_array(Li, 2, 2),
-						Wv = gsl_matrix_view_array(W, 2, 2),
-						Kv = gsl_matrix_view_array(wk, 2, 2);
-
-			gsl_ran_wishart(rng, 20, &Lv.matrix, &Wv.matrix, &Kv.matrix);
-			dpb_chol(W, 2, NULL);
-			dpb_chol_inverse(W, 2, Sig);
+			o.lin.prior = DPB_LIN_PRIOR_WEAK;
+			for (j = 0; j < 3; j++)
+				o.lin.theta_sd[j] = 0.4;
+			o.lin.intercept_sd = 0.4;
+			o.lin.sigma2_mean = 0.04;
+			sigma2 = gsl_ran_exponential(rng, o.lin.sigma2_mean);
+			for (j = 0; j < 3; j++)
+				theta[j] = 0.4 * gsl_ran_ugaussian(rng);
 		}
-		memcpy(Lc, Sig, sizeof(Lc));
-		dpb_chol(Lc, 2, NULL);
-		mu[0] = gsl_ran_ugaussian(rng) / sqrt(10.0);
-		mu[1] = gsl_ran_ugaussian(rng) / sqrt(10.0);
-		dpb_tri_mul(Lc, 2, mu);
+		else
+		{
+			o.lin.prior = DPB_LIN_PRIOR_NIG;
+			sigma2 = 1.0 / gsl_ran_gamma(rng, o.lin.sigma2_shape, 1.0 / o.lin.sigma2_scale);
+			for (j = 0; j < 3; j++)
+				theta[j] = sqrt(sigma2 / 0.25) * gsl_ran_ugaussian(rng);
+		}
+		sbc_draw_x_moments(rng, Sig, Lc, mu);
 		for (i = 0; i < N; i++)
 		{
 			double	   *x = X + i * d;
@@ -276,10 +315,26 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			CHECK(!o.count.n_known && o.count.n_sd > 0, "an add/remove release has a noisy count");
 			un->mean_sd += o.count.n_sd / reps;
 			o.count.n_sd *= un->sd_factor;
+			if (sbc_nwindow > 0)
+			{
+				double		w = sbc_nwindow * (o.count.n_laplace ? o.count.n_sd / M_SQRT2 : o.count.n_sd);
+
+				o.count.n_lo = fmax(un->lo, o.count.n_hat - w);
+				o.count.n_hi = fmin(un->hi, o.count.n_hat + w);
+				if (!(o.count.n_lo < o.count.n_hi))
+				{
+					/* the count is more than k scales outside the prior's
+					 * range: the window is empty; keep its nearest
+					 * record-wide piece of the range */
+					o.count.n_lo = o.count.n_hat < un->lo ? un->lo : un->hi - 1;
+					o.count.n_hi = o.count.n_lo + 1;
+				}
+				sbc_window_out += !(Ntrue > o.count.n_lo && Ntrue < o.count.n_hi);
+			}
 		}
 		if (mech == DPB_MECH_LAPLACE && sbc_sampler == DPB_SAMPLER_NUTS &&
 			method == DPB_METHOD_NOISE_AWARE)
-			sbc_latent += dpb_lin_use_latent(&r, &o) == 1;
+			sbc_latent += dpb_lin_use_latent(&r, &o) > 0;
 		if (dpb_posterior_run(&r, &o, &dr, &err) != DPB_OK)
 		{
 			CHECK(0, "posterior failed: %s %s", err.msg, err.detail);
@@ -358,6 +413,32 @@ test_linear(void)
 
 		sbc_sampler = DPB_SAMPLER_NUTS;
 		openblas_set_num_threads(1);
+		if (getenv("DPB_SBC_UN_HI"))
+		{
+			/* add/remove releases, N ~ U(DPB_SBC_UN_LO, DPB_SBC_UN_HI)
+			 * unknown, the sampler given that prior, cut to the window
+			 * n_hat -+ DPB_SBC_NWINDOW scales when set (bench/sbc_n_window.sh) */
+			sbc_unknown_n un = {getenv("DPB_SBC_UN_LO") ? atof(getenv("DPB_SBC_UN_LO")) : 0.5,
+			atof(getenv("DPB_SBC_UN_HI")), 1, 0};
+
+			sbc_nwindow = getenv("DPB_SBC_NWINDOW") ? atof(getenv("DPB_SBC_NWINDOW")) : 0;
+			sbc_window_out = 0;
+			for (j = getenv("DPB_SBC_MECHS") && strcmp(getenv("DPB_SBC_MECHS"), "laplace") == 0; j < 2; j++)
+			{
+				un.mean_sd = 0;
+				run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
+						reps, N, eps, &un, &na);
+				printf("SBC nuts unknown N ~ U(%g, %g) eps=%g %s reps=%d window k=%g (true N outside: %d) "
+					   "count sd %.3g clipped=%.4f%% p: %.4g %.4g %.4g %.4g N %.4g\n",
+					   un.lo, un.hi, eps, j ? "laplace" : "gaussian", reps, sbc_nwindow, sbc_window_out,
+					   un.mean_sd, 100 * na.clipped_frac, na.pvalue[0], na.pvalue[1], na.pvalue[2],
+					   na.pvalue[3], na.pvalue[4]);
+				sbc_window_out = 0;
+			}
+			sbc_nwindow = 0;
+			sbc_sampler = DPB_SAMPLER_GIBBS;
+			return;
+		}
 		/* DPB_SBC_MECHS=laplace: the Laplace releases only */
 		for (j = getenv("DPB_SBC_MECHS") && strcmp(getenv("DPB_SBC_MECHS"), "laplace") == 0; j < 2; j++)
 		{

@@ -25,8 +25,9 @@ make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int inter
 	return sim_linear_d2(N, eps, mech, nb, intercept, USEED(seed), r, truth);
 }
 
+/* prior: 0 the default (weak), 1 NIG, 2 weak with other scales */
 static void
-check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *what)
+check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, int prior, const char *what)
 {
 	dpb_infer_opts o;
 	dpb_lin_ctx *c;
@@ -48,6 +49,15 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, const char *wh
 	o.lin.x_kappa = 2;
 	o.x_mean[0] = 0.05;
 	o.lin.x_scale[1] = o.lin.x_scale[2] = 0.02;
+	if (prior == 1)
+		o.lin.prior = DPB_LIN_PRIOR_NIG;
+	if (prior == 2)
+	{
+		o.lin.theta_sd[1] = 0.4;
+		o.lin.theta_sd[2] = 3;
+		o.lin.intercept_sd = 0.3;
+		o.lin.sigma2_mean = 0.1;
+	}
 	if (!o.count.n_known)
 		o.count.n_hi = 3 * o.count.n_hat;	/* the logistic u transform */
 	c = dpb_lin_ctx_new(r, &o);
@@ -99,16 +109,26 @@ test_linear_nuts_grad(void)
 		dpb_neighbours nb;
 		int			intercept;
 		dpb_xmoments xm;
-		int			latent;
+		int			latent,
+					prior;
 		const char *what;
 	}			cases[] = {
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N known"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "gaussian, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, "laplace, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 1, "laplace latent, N unknown"},
-		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 1, "laplace latent, N known, fixed x"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, "no intercept"},
-		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 0, "fixed x moments"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, 0, "gaussian, N known"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 0, "gaussian, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 0, "laplace, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 1, 0, "laplace latent, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 1, 0, "laplace latent, N known, fixed x"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 2, 0, "laplace root, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 2, 0, "laplace root, N known"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 2, 0, "laplace root, N known, fixed x"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 0, DPB_XMOM_UPDATE, 2, 0, "laplace root, no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, 0, "no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 0, 0, "fixed x moments"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 0, 1, "prior nig, N unknown"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 0, 1, "prior nig, no intercept"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, 2, "prior weak, other scales"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 1, 2, "prior weak, other scales, latent"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 2, 2, "prior weak, other scales, root"},
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
@@ -121,9 +141,107 @@ test_linear_nuts_grad(void)
 			CHECK(0, "sim_release failed");
 			continue;
 		}
-		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].what);
+		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].prior, cases[k].what);
 		dpb_release_free_stats(&r);
 	}
+
+	/*
+	 * The latent forms' statistics s = N m + B eta are linear in eta (the
+	 * last coordinates of phi): B's columns s(e_j) - s(0), and B B^T must be
+	 * N V (Isserlis' covariance), s(0) = N m, at points away from the fit
+	 * (an exact identity, up to rounding)
+	 */
+	for (int form = 1; form <= 2; form++)
+		for (int ic = 0; ic <= 1; ic++)
+		{
+			dpb_release r;
+			dpb_infer_opts o;
+			dpb_lin_ctx *c;
+			gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
+			double		phi[64],
+						s0[64],
+						s1[64],
+						m[64],
+						V[64 * 64],
+						B[64 * 64],
+						worst = 0;
+			int			dim,
+						dphi,
+						n,
+						nl,
+						i,
+						j,
+						l;
+
+			if (make_release(500, 1.0, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, ic, 60 + ic, &r, NULL) != 0)
+			{
+				CHECK(0, "sim_release failed");
+				gsl_rng_free(rng);
+				continue;
+			}
+			dpb_infer_opts_default(&o, &r);
+			o.lin.laplace_latent = form;
+			c = dpb_lin_ctx_new(&r, &o);
+			dim = dpb_lin_ctx_dim(c);
+			o.lin.laplace_latent = 0;
+			{
+				dpb_lin_ctx *c0 = dpb_lin_ctx_new(&r, &o);
+
+				dphi = dpb_lin_ctx_dim(c0);
+				dpb_lin_ctx_free(c0);
+			}
+			nl = dim - dphi;
+			gsl_rng_set(rng, USEED(77 + form));
+			dpb_lin_init(c, rng, phi);
+			for (i = 0; i < dphi; i++)
+				phi[i] += 0.2 * gsl_ran_ugaussian(rng);
+			CHECK(dpb_lin_latent_stats(c, phi, s0, m, V) == 0, "latent stats at eta = 0");
+			/* the modelled statistics of d = 2: x, y, xx, xy, yy (9) or
+			 * without the intercept xx, xy, yy (6) */
+			n = ic ? 9 : 6;
+			CHECK(nl >= n, "form %d: %d latent coordinates for %d statistics", form, nl, n);
+			for (j = 0; j < nl; j++)
+			{
+				phi[dphi + j] = 1;
+				dpb_lin_latent_stats(c, phi, s1, m, V);
+				phi[dphi + j] = 0;
+				for (i = 0; i < n; i++)
+					B[i * nl + j] = s1[i] - s0[i];
+			}
+			{
+				double		N;
+				double		th[DPB_MAX_D + 1],
+							s2,
+							mu[DPB_MAX_D],
+							Sg[DPB_MAX_D * DPB_MAX_D];
+
+				dpb_lin_unpack(c, phi, th, &s2, mu, Sg, &N);
+				for (i = 0; i < n; i++)
+				{
+					CHECK(fabs(s0[i] - N * m[i]) <= 1e-9 * fmax(1, fabs(N * m[i])),
+						  "form %d, intercept %d: s(0)[%d] = %g, N m = %g", form, ic, i, s0[i], N * m[i]);
+					for (l = 0; l < n; l++)
+					{
+						double		t = 0,
+									want = N * V[i * n + l],
+									scale = N * sqrt(V[i * n + i] * V[l * n + l]),
+									err;
+
+						for (j = 0; j < nl; j++)
+							t += B[i * nl + j] * B[l * nl + j];
+						err = fabs(t - want) / scale;
+						if (err > worst)
+							worst = err;
+						CHECK(err < 1e-7, "form %d, intercept %d: (B B^T)[%d][%d] = %g, N V = %g",
+							  form, ic, i, l, t, want);
+					}
+				}
+			}
+			printf("  latent form %d, intercept %d: B B^T = N V to %.2g\n", form, ic, worst);
+			dpb_lin_ctx_free(c);
+			gsl_rng_free(rng);
+			dpb_release_free_stats(&r);
+		}
 
 	/*
 	 * laplace_noise "auto" (the default, -1): the latent form where the
@@ -141,11 +259,12 @@ test_linear_nuts_grad(void)
 			int			set,
 						want;
 		}			rc[] = {
-			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, -1, 1},
-			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_REPLACE, -1, 1},
+			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, -1, 2},
+			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_REPLACE, -1, 2},
 			{50000, 1.0, DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, -1, 0},
 			{300, 0.1, DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, 0},
 			{50000, 1.0, DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, 1},
+			{50000, 1.0, DPB_MECH_LAPLACE, DPB_NB_REPLACE, 2, 2},
 			{300, 0.1, DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, -1, 0},
 		};
 
@@ -198,6 +317,8 @@ run(const dpb_release *r, dpb_sampler sampler, int draws, int thin, dpb_draws *d
 	dpb_status	st;
 
 	dpb_infer_opts_default(&o, r);
+	/* Gibbs-SS has only the NIG prior: the same posterior for both */
+	o.lin.prior = DPB_LIN_PRIOR_NIG;
 	o.sampler = sampler;
 	o.draws = draws;
 	o.thin = thin;

@@ -333,10 +333,72 @@ check_large_n(dpb_model model)
 	gsl_rng_free(g);
 }
 
+/*
+ * The n_prior that a convergence warning suggests (dpb_n_prior_suggest):
+ * the count plus or minus 7 Laplace scales (or 3.5 Gaussian sds), rounded
+ * outwards, never below 0; the count's likelihood outside it is e^-7
+ * (Laplace) or 2 (1 - Phi(3.5)) (Gaussian), checked by quadrature of
+ * dpb_n_log_density.
+ */
+static void
+check_n_prior_suggest(void)
+{
+	dpb_infer_opts o;
+	dpb_release meta;
+	double		lo,
+				hi;
+
+	memset(&meta, 0, sizeof(meta));
+	meta.d = 1;
+	dpb_infer_opts_default(&o, &meta);
+	o.count.n_known = 0;
+	o.count.n_hat = 288.2;
+	o.count.n_sd = 40 * M_SQRT2;	/* Laplace scale 40 */
+	o.count.n_laplace = 1;
+	dpb_n_prior_suggest(&o, &lo, &hi);
+	CHECK(lo == 8 && hi == 569, "Laplace: [%g, %g], want [8, 569]", lo, hi);
+	o.count.n_hat = 100;
+	dpb_n_prior_suggest(&o, &lo, &hi);
+	CHECK(lo == 0 && hi == 380, "Laplace, near 0: [%g, %g], want [0, 380]", lo, hi);
+	o.count.n_laplace = 0;
+	o.count.n_hat = 1000.5;
+	o.count.n_sd = 10;
+	dpb_n_prior_suggest(&o, &lo, &hi);
+	CHECK(lo == 965 && hi == 1036, "Gaussian: [%g, %g], want [965, 1036]", lo, hi);
+	o.count.n_hat = 5000;		/* far from 0: the whole likelihood */
+	for (int lap = 0; lap < 2; lap++)
+	{
+		/* the likelihood's mass outside the window, unrounded, by the
+		 * midpoint rule on +-30 scales */
+		double		s = lap ? o.count.n_sd / M_SQRT2 : o.count.n_sd,
+					k = lap ? DPB_N_PRIOR_K_LAPLACE : DPB_N_PRIOR_K_GAUSS,
+					in = 0,
+					all = 0,
+					want = lap ? exp(-7.0) : erfc(3.5 / M_SQRT2);
+		int			m = 600000;
+
+		o.count.n_laplace = lap;
+		o.count.n_lo = 0;
+		o.count.n_hi = INFINITY;
+		for (int i = 0; i < m; i++)
+		{
+			double		N = o.count.n_hat - 30 * s + 60 * s * (i + 0.5) / m,
+						f = exp(dpb_n_log_density(&o, N, NULL));
+
+			all += f;
+			if (fabs(N - o.count.n_hat) <= k * s)
+				in += f;
+		}
+		CHECK_REL(1 - in / all, want, 1e-3, lap ? "Laplace: mass outside the window" :
+				  "Gaussian: mass outside the window");
+	}
+}
+
 void
 test_unknown_n(void)
 {
 	check_n_density();
+	check_n_prior_suggest();
 	check_known_n_unchanged();
 	check_large_n(DPB_MODEL_LINEAR);
 	check_large_n(DPB_MODEL_LOGISTIC);

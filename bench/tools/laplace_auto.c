@@ -14,8 +14,13 @@
  * a - 0.7 b + ... + 0.5 (U - 0.5), y_bound 3, as regression test 26's
  * 300-row release; grid: bench_release_grid's data, x ~ N(0, 0.25^2),
  * y_bound 4), NSEEDS (comma-separated noise seeds; 1), SEED (the sampler's,
- * 7), FORM (auto, omega, latent; auto), CHAINS, WARMUP, DRAWS, TA
- * (target_accept).
+ * 7), FORM (auto, omega, latent, latent_chol; auto), CHAINS, WARMUP, DRAWS, TA
+ * (target_accept), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
+ * n_hat + k b] from the release's noisy count n_hat and its noise scale b,
+ * b = sd / sqrt 2 for Laplace; NPRIOR_LO_ONLY=1: no upper bound; issue 26
+ * item 3).  With N unknown, stderr also gets the share of the draws of n
+ * outside n_hat -+ k b for k = 5 and 7: the posterior mass such a window
+ * would remove (meaningful for the flat prior, NPRIOR_K unset).
  */
 #include "bench_util.h"
 #include "linear_model.h"
@@ -133,7 +138,18 @@ main(void)
 		o.warmup = (int) envd("WARMUP", o.warmup);
 		o.draws = (int) envd("DRAWS", o.draws);
 		o.nuts.target_accept = envd("TA", o.nuts.target_accept);
-		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 1 : strcmp(form, "omega") == 0 ? 0 : -1;
+		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 2 : strcmp(form, "latent_chol") == 0 ? 1 :
+			strcmp(form, "omega") == 0 ? 0 : -1;
+		if (envd("NPRIOR_K", 0) > 0 && !o.count.n_known)
+		{
+			double		k = envd("NPRIOR_K", 0),
+						b = o.count.n_laplace ? o.count.n_sd / M_SQRT2 : o.count.n_sd;
+
+			o.count.n_lo = fmax(0, o.count.n_hat - k * b);
+			o.count.n_hi = envd("NPRIOR_LO_ONLY", 0) > 0 ? INFINITY : o.count.n_hat + k * b;
+			fprintf(stderr, "noise seed %lu: n_hat %.1f, b %.1f, n_prior [%.1f, %g]\n", nseed,
+					o.count.n_hat, b, o.count.n_lo, o.count.n_hi);
+		}
 		{
 			dpb_infer_opts oc = o;
 			dpb_lin_ctx *c;
@@ -149,7 +165,7 @@ main(void)
 		t = bench_now() - t0;
 		printf("| %s | %s | %d | %ld | %g | %lu | %llu | %s | %.3f | ", sql ? "sql" : "grid",
 			   ro ? "replace" : "add/remove", d, N, eps, nseed, (unsigned long long) o.seed,
-			   latent ? "latent" : "omega", share);
+			   latent == 2 ? "latent" : latent ? "latent_chol" : "omega", share);
 		if (st != DPB_OK)
 		{
 			printf("FAIL (%s) |\n", err.msg);
@@ -175,6 +191,30 @@ main(void)
 			fclose(f);
 		}
 		x = malloc(sizeof(double) * dr.chains * dr.iters);
+		for (v = 0; v < dr.nvars; v++)
+			if (strcmp(dr.names[v], "n") == 0)
+			{
+				double		b = o.count.n_laplace ? o.count.n_sd / M_SQRT2 : o.count.n_sd;
+				long		tot = (long) dr.chains * dr.iters,
+							lo5 = 0,
+							lo7 = 0,
+							hi5 = 0,
+							hi7 = 0;
+
+				for (long i = 0; i < tot; i++)
+				{
+					double		nv = dr.v[i * dr.nvars + v];
+
+					lo5 += nv < o.count.n_hat - 5 * b;
+					lo7 += nv < o.count.n_hat - 7 * b;
+					hi5 += nv > o.count.n_hat + 5 * b;
+					hi7 += nv > o.count.n_hat + 7 * b;
+				}
+				fprintf(stderr, "noise seed %lu, seed %llu: n_hat %.1f, b %.1f; posterior mass of n below / above "
+						"n_hat -+ 5 b: %.4f / %.4f, 7 b: %.4f / %.4f\n", nseed,
+						(unsigned long long) o.seed, o.count.n_hat, b, (double) lo5 / tot,
+						(double) hi5 / tot, (double) lo7 / tot, (double) hi7 / tot);
+			}
 		for (v = 0; v < dr.nvars; v++)
 		{
 			dpb_summary s;

@@ -22,7 +22,8 @@
  * "Prior checks"): outside them the posterior cannot be sampled (every
  * proposal rejected, or no finite starting point), so they are errors.
  */
-#define PRIOR_SCALE_MIN 1e-4	/* theta_scale, mu_scale, tau_scale */
+#define PRIOR_SCALE_MIN 1e-4	/* theta_scale, mu_scale, tau_scale,
+								 * theta_sd */
 #define PRIOR_SCALE_MAX 1e4
 #define PRIOR_LKJ_MAX 1e4		/* lkj_eta in (0, PRIOR_LKJ_MAX] */
 #define PRIOR_VAR_MIN 1e-8		/* diagonal of x_cov, x_scale (scaled) */
@@ -157,6 +158,10 @@ typedef struct opt_key
 } opt_key;
 
 static const opt_key known_keys[] = {
+	{"prior", true, false},
+	{"theta_sd", true, false},
+	{"intercept_sd", true, false},
+	{"sigma2_mean", true, false},
 	{"theta_mean", true, false},
 	{"theta_precision", true, false},
 	{"sigma2_shape", true, false},
@@ -223,6 +228,39 @@ not_applicable(const bool *seen, const dpb_release *r, const dpb_infer_opts *o)
 		"This run draws independent samples from the conjugate posterior of the naive or non-private method." :
 		"This run uses the gibbs sampler (options.sampler \"gibbs\", x_moments \"noisy\", or a model too large for NUTS).";
 
+	/*
+	 * The prior of (theta, sigma^2): the NUTS sampler uses options.prior
+	 * (default "weak"); Gibbs-SS and the naive and non-private methods use
+	 * the conjugate NIG prior only.  The keys of the other prior are errors.
+	 */
+	if (linear)
+	{
+		static const char *const weak_keys[] = {"theta_sd", "intercept_sd", "sigma2_mean"};
+		static const char *const nig_keys[] = {"theta_precision", "sigma2_shape", "sigma2_scale"};
+		bool		nig = o->lin.prior == DPB_LIN_PRIOR_NIG;
+
+		if ((gibbs || iid) && given(seen, "prior") && !nig)
+			option_not_applicable("prior",
+								  psprintf("Only the NUTS sampler has the \"weak\" prior. %s", how),
+								  "Use \"prior\": \"nig\", or leave it out.");
+		for (int i = 0; i < 3; i++)
+		{
+			if (given(seen, weak_keys[i]) && (nig || gibbs || iid))
+				option_not_applicable(weak_keys[i],
+									  nig ? "It is a parameter of the \"weak\" prior; this run uses \"prior\": \"nig\"." :
+									  psprintf("It is a parameter of the \"weak\" prior of the NUTS sampler. %s", how),
+									  nig ? "Leave it out, or leave \"prior\" out." :
+									  "Leave it out, or use options.sampler \"nuts\" (with x_moments \"update\" or \"prior\").");
+			if (given(seen, nig_keys[i]) && !nig && !gibbs && !iid)
+				option_not_applicable(nig_keys[i],
+									  "It is a parameter of the normal-inverse-gamma prior, which is no longer the default of the NUTS sampler (the \"weak\" prior is; docs/posterior.md, \"Fixed-truth coverage\").",
+									  "Add \"prior\": \"nig\" to use the prior of version 0.1, or use theta_sd, intercept_sd and sigma2_mean.");
+		}
+		if (given(seen, "intercept_sd") && !r->p.intercept)
+			option_not_applicable("intercept_sd",
+								  "It is the prior sd of the intercept; this release has no intercept.",
+								  "Leave it out.");
+	}
 	if (given(seen, "laplace_noise"))
 	{
 		if (r->p.mechanism != DPB_MECH_LAPLACE)
@@ -315,7 +353,38 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 					 errmsg("option \"%s\" does not apply to %s regression", key,
 							dpb_model_name(r->model))));
 		seen[k - known_keys] = true;
-		if (strcmp(key, "theta_mean") == 0)
+		if (strcmp(key, "prior") == 0)
+		{
+			char	   *m;
+
+			if (val.type != jbvString)
+				bad_option(key, "\"weak\" or \"nig\" is expected.");
+			m = pnstrdup(val.val.string.val, val.val.string.len);
+			if (strcmp(m, "weak") == 0)
+				o->lin.prior = DPB_LIN_PRIOR_WEAK;
+			else if (strcmp(m, "nig") == 0)
+				o->lin.prior = DPB_LIN_PRIOR_NIG;
+			else
+				bad_option(key, "\"weak\" or \"nig\" is expected.");
+		}
+		else if (strcmp(key, "theta_sd") == 0)
+		{
+			double		t[DPB_MAX_D];
+
+			jvec(&val, key, t, d, true);
+			check_range(key, t, d, PRIOR_SCALE_MIN, PRIOR_SCALE_MAX);
+			for (i = 0; i < d; i++)
+				o->lin.theta_sd[r->p.intercept + i] = t[i];
+		}
+		else if (strcmp(key, "intercept_sd") == 0)
+		{
+			o->lin.intercept_sd = jpos(&val, key);
+		}
+		else if (strcmp(key, "sigma2_mean") == 0)
+		{
+			o->lin.sigma2_mean = jpos(&val, key);
+		}
+		else if (strcmp(key, "theta_mean") == 0)
 			jvec(&val, key, o->lin.theta_mean, p, false);
 		else if (strcmp(key, "theta_precision") == 0)
 			jvec(&val, key, o->lin.theta_precision, p, true);
@@ -426,16 +495,18 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			char	   *m;
 
 			if (val.type != jbvString)
-				bad_option(key, "\"auto\", \"omega\" or \"latent\" is expected.");
+				bad_option(key, "\"auto\", \"omega\", \"latent\" or \"latent_chol\" is expected.");
 			m = pnstrdup(val.val.string.val, val.val.string.len);
 			if (strcmp(m, "auto") == 0)
 				o->lin.laplace_latent = -1;
 			else if (strcmp(m, "omega") == 0)
 				o->lin.laplace_latent = 0;
 			else if (strcmp(m, "latent") == 0)
+				o->lin.laplace_latent = 2;
+			else if (strcmp(m, "latent_chol") == 0)
 				o->lin.laplace_latent = 1;
 			else
-				bad_option(key, "\"auto\", \"omega\" or \"latent\" is expected.");
+				bad_option(key, "\"auto\", \"omega\", \"latent\" or \"latent_chol\" is expected.");
 		}
 		else if (strcmp(key, "sampler") == 0)
 		{

@@ -144,7 +144,7 @@ RETURNS TABLE (variable text, mean double precision, median double precision, sd
                divergences bigint)
 AS 'MODULE_PATHNAME', 'dpbayes_ldp_posterior_summary' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.ldp_posterior_summary(bytea, jsonb) IS
-  'summary of dpbayes.ldp_posterior per variable (the columns of dpbayes.posterior_summary)';
+  'summary of dpbayes.ldp_posterior per variable (the columns of dpbayes.posterior_summary up to divergences; no prior_sd, sd_ratio)';
 
 CREATE FUNCTION dpbayes.ldp_posterior_compare(a bytea, b bytea, options jsonb DEFAULT '{}')
 RETURNS TABLE (chain integer, iteration integer, draw integer, variable text, value double precision)

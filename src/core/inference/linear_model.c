@@ -5,8 +5,10 @@
  *
  * Log density (scaled units):
  *   log N(z; N m, M = N V + D)                         release likelihood
- *   + log N(theta; theta_mean, sigma^2 diag(1/theta_precision))
- *   + log InvGamma(sigma^2; sigma2_shape, sigma2_scale)  (NIG, as Gibbs-SS)
+ *   + the prior of (theta, sigma^2): weak (the default: independent
+ *     normals on theta, sigma^2 ~ Exponential, posterior.h) or NIG:
+ *     log N(theta; theta_mean, sigma^2 diag(1/theta_precision))
+ *     + log InvGamma(sigma^2; sigma2_shape, sigma2_scale)  (as Gibbs-SS)
  *   + log N(mu; x_mean, Sigma / x_kappa) + log InvWishart(Sigma; x_df,
  *     x_scale)                                          ("update" moments)
  *   + log p(N) + log p(n_hat | N)                       (N unknown)
@@ -52,8 +54,11 @@ struct dpb_lin_ctx
 				dim,
 				nunk,
 				laplace,
-				eta_aug,		/* laplace: latent s = N m + chol(N V) eta */
+				eta_aug,		/* laplace: latent s = N m + chol(N V) eta (1),
+								 * or N m + sqrt(N) B eta (2, the root form) */
+				nlat,			/* latent coordinates (eta) */
 				dim_phi;		/* dim without eta */
+	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
 	double	   *ex;				/* eta_aug scratch: 3 n x n + n */
 	int		   *ia,
 			   *ib;
@@ -108,6 +113,7 @@ dpb_lin_ctx_free(dpb_lin_ctx *c)
 	free(c->theta);
 	free(c->ia);
 	free(c->ex);
+	free(c->rx);
 	free(c);
 }
 
@@ -151,9 +157,10 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->dim = c->p + 1 + c->nmu + c->nchol + c->nunk;
 	c->laplace = r->p.mechanism == DPB_MECH_LAPLACE;
 	c->dim_phi = c->dim;
-	c->eta_aug = c->laplace && o->lin.laplace_latent;
-	if (c->eta_aug)
-		c->dim += c->n;
+	c->eta_aug = c->laplace && o->lin.laplace_latent ? o->lin.laplace_latent : 0;
+	/* the root form: xi (d + 1) and the symmetric G ((d + 1)(d + 2) / 2) */
+	c->nlat = c->eta_aug == 2 ? (c->d + 1) + (c->d + 1) * (c->d + 2) / 2 : c->eta_aug ? c->n : 0;
+	c->dim += c->nlat;
 	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
 	n = c->n;
@@ -169,7 +176,12 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		return NULL;
 	}
 	c->ib = c->ia + n;
-	if (c->eta_aug && (c->ex = malloc(sizeof(double) * (3 * n * n + n))) == NULL)
+	if (c->eta_aug == 1 && (c->ex = malloc(sizeof(double) * (3 * n * n + n))) == NULL)
+	{
+		dpb_lin_ctx_free(c);
+		return NULL;
+	}
+	if (c->eta_aug == 2 && (c->rx = calloc(6 * q * q + 3 * q, sizeof(double))) == NULL)
 	{
 		dpb_lin_ctx_free(c);
 		return NULL;
@@ -194,6 +206,19 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 			*bufs[k] = b;
 			b += len[k];
 		}
+	}
+	/* the root form with Sigma fixed: its Cholesky factor, once */
+	if (c->eta_aug == 2 && !c->nchol)
+	{
+		memcpy(c->Lc, o->lin.x_cov, sizeof(double) * d * d);
+		if (dpb_chol(c->Lc, (int) d, NULL) != DPB_OK)
+		{
+			dpb_lin_ctx_free(c);
+			return NULL;
+		}
+		for (size_t i = 0; i < d; i++)
+			for (size_t j = i + 1; j < d; j++)
+				c->Lc[i * d + j] = 0;
 	}
 	return c;
 }
@@ -347,6 +372,7 @@ likelihood_eta(dpb_lin_ctx *c, const double *eta, double *geta)
 		for (j = 0; j <= i; j++)
 			s += L[i * n + j] * eta[j];
 		r = c->z[i] - s;
+		c->s[i] = s;
 		lik -= fabs(r) / c->bscale[i] + 0.5 * eta[i] * eta[i];
 		sb[i] = (r > 0 ? 1.0 : r < 0 ? -1.0 : 0.0) / c->bscale[i];
 		c->mbar[i] = N * sb[i];
@@ -395,6 +421,177 @@ likelihood_eta(dpb_lin_ctx *c, const double *eta, double *geta)
 }
 
 /*
+ * Laplace, the root form: s = N m + sqrt(N) S, S the symmetric q x q
+ * matrix mv u^T + u mv^T + A G A^T read at the statistics' pairs (a_k,
+ * b_k), with A A^T = C (A: rows x, y = L_Sigma, theta_x^T L_Sigma and 0,
+ * sigma), u = A xi and G symmetric, G_ii = sqrt 2 eta_ii, G_ij = eta_ij.
+ * With xi, eta ~ N(0, I) the linear part (mv u^T + u mv^T) and the
+ * quadratic part (A G A^T, the Gaussian with the covariance of
+ * A (xi xi^T - I) A^T) are uncorrelated and together have Isserlis'
+ * covariance V: s ~ N(N m, N V) exactly as in the Cholesky form, at
+ * O(q^3) per gradient instead of O(n^3) = O(q^6).  lik = -sum |z - s| / b
+ * - |lat|^2 / 2.  With E the symmetric matrix of sbar = sign(z - s) / b
+ * (E_ab = E_ba = sbar_k / 2 off the diagonal): d<E, S> = 2 mv^T E du +
+ * 2 u^T E dmv + tr(A^T E A dG) + 2 tr(G A^T E dA); mbar = N sbar (to
+ * moments_vjp), the rest into rx: mvbar (added after moments_vjp) and
+ * Abar, chained by root_chain.
+ */
+static int
+likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
+{
+	int			n = c->n,
+				q = c->q,
+				p = c->p,
+				d = c->d,
+				ic = c->ic,
+				a,
+				b,
+				e,
+				k;
+	double	   *A = c->rx,
+			   *G = A + q * q,
+			   *E = G + q * q,
+			   *T = E + q * q,	/* A G, then E A */
+			   *S = T + q * q,
+			   *Abar = S + q * q,
+			   *u = Abar + q * q,
+			   *ub = u + q,
+			   *mvb = ub + q,
+				N = c->N,
+				rN = sqrt(N),
+				lik = 0,
+				dN = 0;
+	const double *xi = lat,
+			   *eta = lat + d + 1;
+
+	/* A (q x q, columns indexed like the rows; row and column 0 zero with
+	 * an intercept) */
+	memset(A, 0, sizeof(double) * q * q);
+	for (a = 0; a < d; a++)
+		for (b = 0; b <= a; b++)
+		{
+			A[(ic + a) * q + ic + b] = c->Lc[a * d + b];
+			A[p * q + ic + b] += c->theta[ic + a] * c->Lc[a * d + b];
+		}
+	A[p * q + p] = sqrt(c->sigma2);
+	/* G, u = A xi */
+	memset(G, 0, sizeof(double) * q * q);
+	for (a = 0, k = 0; a <= d; a++)
+		for (b = a; b <= d; b++, k++)
+			G[(ic + a) * q + ic + b] = G[(ic + b) * q + ic + a] =
+				a == b ? M_SQRT2 * eta[k] : eta[k];
+	for (a = 0; a < q; a++)
+	{
+		double		t = 0;
+
+		for (b = ic; b < q; b++)
+			t += A[a * q + b] * xi[b - ic];
+		u[a] = t;
+	}
+	/* S = mv u^T + u mv^T + A G A^T */
+	for (a = 0; a < q; a++)
+		for (b = 0; b < q; b++)
+		{
+			double		t = 0;
+
+			for (e = ic; e <= a; e++)	/* A lower triangular */
+				t += A[a * q + e] * G[e * q + b];
+			T[a * q + b] = t;
+		}
+	for (a = 0; a < q; a++)
+		for (b = 0; b <= a; b++)
+		{
+			double		t = c->mv[a] * u[b] + u[a] * c->mv[b];
+
+			for (e = ic; e <= b; e++)
+				t += T[a * q + e] * A[b * q + e];
+			S[a * q + b] = S[b * q + a] = t;
+		}
+	/* the statistics, E */
+	memset(E, 0, sizeof(double) * q * q);
+	for (k = 0; k < n; k++)
+	{
+		int			ka = c->ia[k],
+					kb = c->ib[k];
+		double		m = c->C[ka * q + kb] + c->mv[ka] * c->mv[kb],
+					s = N * m + rN * S[ka * q + kb],
+					r = c->z[k] - s,
+					sb = (r > 0 ? 1.0 : r < 0 ? -1.0 : 0.0) / c->bscale[k];
+
+		c->m[k] = m;
+		c->s[k] = s;
+		lik -= fabs(r) / c->bscale[k];
+		c->mbar[k] = N * sb;
+		dN += sb * (m + 0.5 * S[ka * q + kb] / rN);
+		if (ka == kb)
+			E[ka * q + ka] += sb;
+		else
+		{
+			E[ka * q + kb] += 0.5 * sb;
+			E[kb * q + ka] += 0.5 * sb;
+		}
+	}
+	for (k = 0; k < c->nlat; k++)
+		lik -= 0.5 * lat[k] * lat[k];
+	/* ub = 2 rN E mv, mvb = 2 rN E u; T = E A */
+	for (a = 0; a < q; a++)
+	{
+		double		t1 = 0,
+					t2 = 0;
+
+		for (b = 0; b < q; b++)
+		{
+			t1 += E[a * q + b] * c->mv[b];
+			t2 += E[a * q + b] * u[b];
+		}
+		ub[a] = 2 * rN * t1;
+		mvb[a] = 2 * rN * t2;
+	}
+	for (a = 0; a < q; a++)
+		for (b = ic; b < q; b++)
+		{
+			double		t = 0;
+
+			for (e = b; e < q; e++)
+				t += E[a * q + e] * A[e * q + b];
+			T[a * q + b] = t;
+		}
+	/* xi: A^T ub - xi */
+	for (b = ic; b < q; b++)
+	{
+		double		t = -xi[b - ic];
+
+		for (a = b; a < q; a++)
+			t += A[a * q + b] * ub[a];
+		glat[b - ic] = t;
+	}
+	/* eta: Gbar = rN A^T E A = rN A^T T */
+	for (a = 0, k = 0; a <= d; a++)
+		for (b = a; b <= d; b++, k++)
+		{
+			double		t = 0;
+
+			for (e = ic + a; e < q; e++)
+				t += A[e * q + ic + a] * T[e * q + ic + b];
+			glat[d + 1 + k] = (a == b ? M_SQRT2 : 2.0) * rN * t - eta[k];
+		}
+	/* Abar = 2 rN E A G + ub xi^T = 2 rN T G + ub xi^T (its lower
+	 * triangle: A's) */
+	for (a = 0; a < q; a++)
+		for (b = ic; b <= a; b++)
+		{
+			double		t = 0;
+
+			for (e = ic; e < q; e++)
+				t += T[a * q + e] * G[e * q + b];
+			Abar[a * q + b] = 2 * rN * t + ub[a] * xi[b - ic];
+		}
+	c->dlik_dN = dN;
+	c->lik = lik;
+	return dpb_isfinite(lik) ? 0 : 1;
+}
+
+/*
  * Adjoints of Isserlis' formulas: Cbar (q x q, entries as read; only
  * Cbar + Cbar^T is meaningful) and mvbar from Wbar (lower triangle of a
  * symmetric matrix: only its lower triangle is read) and mbar.
@@ -422,6 +619,8 @@ moments_vjp(dpb_lin_ctx *c)
 		Cb[a * q + b] += g;
 		mb[a] += g * mv[b];
 		mb[b] += g * mv[a];
+		if (c->eta_aug == 2)
+			continue;			/* the root form: no Wbar */
 		/* Wbar and V are symmetric, and the chain below reads only
 		 * Cbar + Cbar^T: the (l, k) term adds what the (k, l) one does */
 		for (l = 0; l <= k; l++)
@@ -480,25 +679,52 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 		if (!dpb_isfinite(lp))
 			return NAN;
 	}
-	/* NIG: theta | sigma^2 ~ N(theta_mean, sigma^2 / precision), sigma^2 ~
-	 * InvGamma(shape, scale); the (sigma^2)^{-p/2} as in Gibbs-SS */
-	for (j = 0; j < p; j++)
+	if (o->lin.prior == DPB_LIN_PRIOR_NIG)
 	{
-		double		dev = c->theta[j] - o->lin.theta_mean[j];
+		/* NIG: theta | sigma^2 ~ N(theta_mean, sigma^2 / precision),
+		 * sigma^2 ~ InvGamma(shape, scale); the (sigma^2)^{-p/2} as in
+		 * Gibbs-SS */
+		for (j = 0; j < p; j++)
+		{
+			double		dev = c->theta[j] - o->lin.theta_mean[j];
 
-		quadp += o->lin.theta_precision[j] * dev * dev;
-		thbar[j] = -o->lin.theta_precision[j] * dev / s2;
+			quadp += o->lin.theta_precision[j] * dev * dev;
+			thbar[j] = -o->lin.theta_precision[j] * dev / s2;
+		}
+		lp += -(0.5 * p + o->lin.sigma2_shape + 1) * log(s2) - (o->lin.sigma2_scale + 0.5 * quadp) / s2;
+		s2bar = -(0.5 * p + o->lin.sigma2_shape + 1) / s2 + (o->lin.sigma2_scale + 0.5 * quadp) / (s2 * s2);
 	}
-	lp += -(0.5 * p + o->lin.sigma2_shape + 1) * log(s2) - (o->lin.sigma2_scale + 0.5 * quadp) / s2;
-	s2bar = -(0.5 * p + o->lin.sigma2_shape + 1) / s2 + (o->lin.sigma2_scale + 0.5 * quadp) / (s2 * s2);
+	else
+	{
+		/* weak (posterior.h): independent normals on theta (theta_sd for
+		 * the slopes, intercept_sd for theta_0), sigma^2 ~ Exponential(mean
+		 * sigma2_mean): flat near 0, so that it does not pin sigma where
+		 * the release identifies only theta' Sigma theta + sigma^2 */
+		for (j = 0; j < p; j++)
+		{
+			double		dev = c->theta[j] - o->lin.theta_mean[j],
+						sd = c->ic && j == 0 ? o->lin.intercept_sd : o->lin.theta_sd[j];
+
+			lp -= 0.5 * dev * dev / (sd * sd);
+			thbar[j] = -dev / (sd * sd);
+		}
+		lp -= s2 / o->lin.sigma2_mean;
+		s2bar = -1 / o->lin.sigma2_mean;
+	}
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
-	dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
-	if ((c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) : likelihood(c)) != 0)
+	if (c->eta_aug != 2)
+		dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
+	if ((c->eta_aug == 2 ? likelihood_root(c, phi + c->dim_phi, grad + c->dim_phi) :
+		 c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) :
+		 likelihood(c)) != 0)
 		return NAN;
 	lp += c->lik;
 	moments_vjp(c);
+	if (c->eta_aug == 2)
+		for (i = 0; i < q; i++)
+			c->mvbar[i] += c->rx[6 * q * q + 2 * q + i];
 	/* through C and mv: Sbar (into G, d x d of the x block), theta, s2 */
 	Ct = c->Cbar[p * q + p];
 	s2bar += Ct;
@@ -529,6 +755,20 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 			c->G[j * d + i] += 0.5 * g;
 		}
 	}
+	/* the root form: A's rows y = theta_x^T L_Sigma and sigma */
+	if (c->eta_aug == 2)
+	{
+		const double *Abar = c->rx + 5 * q * q;
+
+		for (i = 0; i < d; i++)
+		{
+			double		t = 0;
+
+			for (j = 0; j <= i; j++)
+				t += c->Lc[i * d + j] * Abar[p * q + ic + j];
+			thbar[ic + i] += t;
+		}
+	}
 	/* the intercept's shear: theta_0 = a - sum_j theta_j mu_j */
 	if (ic)
 		for (j = 0; j < d; j++)
@@ -540,6 +780,8 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 	/* log sigma: sigma^2 = exp(2 ls), Jacobian 2 ls */
 	grad[p] = 2 * s2 * s2bar + 2;
 	lp += 2 * phi[p];
+	if (c->eta_aug == 2)
+		grad[p] += sqrt(s2) * c->rx[5 * q * q + p * q + p];
 
 	if (c->nchol)
 	{
@@ -612,6 +854,15 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 				}
 				else
 					grad[p + 1 + c->nmu + k] = t;
+				/* the root form: A_xx = L_Sigma, A_yx = theta_x^T L_Sigma */
+				if (c->eta_aug == 2)
+				{
+					const double *Abar = c->rx + 5 * q * q;
+					double		lb = Abar[(ic + i) * q + ic + j] +
+						c->theta[ic + i] * Abar[p * q + ic + j];
+
+					grad[p + 1 + c->nmu + k] += i == j ? lb * c->Lc[i * d + i] : lb;
+				}
 			}
 		if (c->nmu)
 			memcpy(grad + p + 1, mubar, sizeof(double) * d);
@@ -684,6 +935,26 @@ dpb_lin_gibbs_omega(const double *phi, void *vctx)
 	return 0;
 }
 
+int
+dpb_lin_latent_stats(dpb_lin_ctx *c, const double *phi, double *s, double *m, double *V)
+{
+	double	   *g = malloc(sizeof(double) * c->dim),
+				lp;
+
+	if (g == NULL || !c->eta_aug)
+	{
+		free(g);
+		return 1;
+	}
+	lp = dpb_lin_logp(phi, g, c);
+	free(g);
+	if (!dpb_isfinite(lp))
+		return 1;
+	memcpy(s, c->s, sizeof(double) * c->n);
+	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, m, V);
+	return 0;
+}
+
 void
 dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 {
@@ -741,8 +1012,13 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 		sse -= th[i] * mom[i * q + p];
 	}
 	s2 = sse / N;
-	if (!(s2 > 0.01 * o->lin.sigma2_scale) || !dpb_isfinite(s2))
-		s2 = o->lin.sigma2_scale / (o->lin.sigma2_shape + 1);
+	if (o->lin.prior == DPB_LIN_PRIOR_NIG)
+	{
+		if (!(s2 > 0.01 * o->lin.sigma2_scale) || !dpb_isfinite(s2))
+			s2 = o->lin.sigma2_scale / (o->lin.sigma2_shape + 1);
+	}
+	else if (!(s2 > 0.01 * o->lin.sigma2_mean) || !dpb_isfinite(s2))
+		s2 = o->lin.sigma2_mean;
 	for (i = 0; i < p; i++)
 		phi[i] = th[i] + 0.01 * gsl_ran_ugaussian(rng);
 	phi[p] = 0.5 * log(s2) + 0.05 * gsl_ran_ugaussian(rng);
@@ -836,7 +1112,7 @@ dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
 		return -1;
 	share = dpb_lin_noise_share(c);
 	dpb_lin_ctx_free(c);
-	return share >= DPB_LIN_LATENT_SHARE ? 1 : 0;
+	return share >= DPB_LIN_LATENT_SHARE ? 2 : 0;
 }
 
 /*
@@ -915,14 +1191,18 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		return DPB_ENOMEM;
 	}
 	/*
-	 * The latent form with N known (replace-one): target_accept 0.9 when it
-	 * is the default 0.8.  Measured on 16 releases of 300 rows at epsilon
-	 * 0.1: divergences 0-32 (median 1) at 0.8, none at 0.9, for 1.1-1.9
-	 * times the gradients; with N unknown 0.8 had none in the grid's cells
-	 * and 0.9 lowered N's tail ESS (bench/results/laplace_auto.md).
+	 * The latent forms with N known (replace-one) and N below
+	 * DPB_LIN_LATENT_TA_MAX_N: target_accept 0.9 when it is the default 0.8.
+	 * Measured on 16 releases of 300 rows at epsilon 0.1: divergences 0-32
+	 * (median 1) at 0.8, none at 0.9, for 1.1-1.9 times the gradients; with
+	 * N unknown 0.8 had none in the grid's cells and 0.9 lowered N's tail
+	 * ESS (bench/results/laplace_auto.md).  At N >= 1000 0.8 had none
+	 * either (d = 2, N = 1000 and 3000: 14 releases; the grid's N = 1e4
+	 * cells, d = 2, 5, 10), where 0.9 took 1.7-2.2 times the gradients
+	 * (bench/results/laplace_fast.md).
 	 */
 	if (oc.lin.laplace_latent && r->p.mechanism == DPB_MECH_LAPLACE && o->count.n_known &&
-		oc.nuts.target_accept == 0.8)
+		o->count.n_hat < DPB_LIN_LATENT_TA_MAX_N && oc.nuts.target_accept == 0.8)
 		oc.nuts.target_accept = DPB_LIN_LATENT_TARGET_ACCEPT;
 	o = &oc;
 	c = dpb_lin_ctx_new(r, o);
@@ -943,13 +1223,26 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	m.chain_start = chain_start;
 	m.record = record_cb;
 	m.gibbs = c->laplace && !c->eta_aug ? dpb_lin_gibbs_omega : NULL;
-	if (c->eta_aug)
+	if (c->eta_aug == 1 || (c->eta_aug == 2 && c->dim <= DPB_LIN_ROOT_DENSE_DIM))
 	{
-		/* the latent form: a dense metric from the first slow window */
+		/* the latent forms: a dense metric from the first slow window (the
+		 * root form only up to DPB_LIN_ROOT_DENSE_DIM coordinates) */
 		m.recoord_window = 1;
 		m.recoord = latent_dense;
 	}
-	m.prior_options = "sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov";
+	if (c->eta_aug == 2)
+	{
+		/* the root form's warmup: trees of depth at most 5 until the first
+		 * metric update, as the GLM's (glm_model.c); 0.6-0.9 times the
+		 * gradients on the grid's latent cells.  The GLM's warm restarts of
+		 * the step size too: the same cost there, but 2-3 times the
+		 * divergences on 300-row replace-one releases
+		 * (bench/results/laplace_fast.md) */
+		m.init_max_depth = DPB_LIN_ROOT_INIT_DEPTH;
+	}
+	m.prior_options = o->lin.prior == DPB_LIN_PRIOR_NIG ?
+		"sigma2_shape, sigma2_scale, theta_precision, x_scale, x_df, x_cov" :
+		"theta_sd, intercept_sd, sigma2_mean, x_scale, x_df, x_cov";
 	m.fail_hint = "A matrix was not positive definite.";
 	st = dpb_nuts_chains(&m, o, o->thin > 0 ? o->thin : 1, out, err);
 	dpb_lin_ctx_free(c);

@@ -6,11 +6,14 @@
  * Laplace release is a scale mixture of Gaussians: D = diag(omega), omega_k
  * ~ Exp(1 / (2 b_k^2)), and omega | phi, z is a Gibbs step (through the
  * exact statistics s | phi, omega, z) between NUTS transitions; or, in the
- * latent form (options laplace_noise "latent"; by default, "auto", where
- * the noise dominates every statistic: dpb_lin_use_latent), the exact
- * statistics non-centred, s = N m + chol(N V) eta, eta in NUTS with phi,
- * the exact Laplace likelihood, a dense metric from the first slow window
- * and an unknown N as n_lo + n_sd softplus(u).  The priors
+ * latent forms (by default, "auto", where the noise dominates every
+ * statistic: dpb_lin_use_latent), the exact statistics non-centred, eta in
+ * NUTS with phi, the exact Laplace likelihood and an unknown N as n_lo +
+ * n_sd softplus(u): the root form (options laplace_noise "latent", the
+ * default's) s = N m + sqrt(N) (mv u^T + u mv^T + A G A^T) with A A^T the
+ * covariance of one record's [x, y], u = A xi, G symmetric Gaussian, at
+ * O(d^3) per gradient; or the Cholesky form ("latent_chol") s = N m +
+ * chol(N V) eta, O(d^6).  The priors
  * are those of Gibbs-SS (gibbs_linear.h).  See docs/posterior.md,
  * "Linear regression: the default sampler".
  */
@@ -44,6 +47,13 @@ double		dpb_lin_logp(const double *phi, double *grad, void *ctx);
 int			dpb_lin_gibbs_omega(const double *phi, void *ctx);
 void		dpb_lin_set_rng(dpb_lin_ctx *c, gsl_rng *rng);
 
+/* The latent forms: the statistics s at phi (n of them), with the mean m
+ * (n) and covariance V (n x n) of one record's statistics there, so that
+ * s ~ N(N m, N V) for eta ~ N(0, I) can be checked.  Nonzero on failure or
+ * when c has no latent statistics. */
+int			dpb_lin_latent_stats(dpb_lin_ctx *c, const double *phi, double *s, double *m,
+								 double *V);
+
 /* A starting point: a ridge fit to the released statistics, jittered. */
 void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
 
@@ -53,17 +63,26 @@ void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
 double		dpb_lin_noise_share(dpb_lin_ctx *c);
 
 /*
- * Laplace releases: whether the NUTS sampler uses the latent form (options
- * laplace_noise "latent", 1) or the omega scale mixture ("omega", 0).  The
- * default ("auto", o->lin.laplace_latent = -1) takes the latent form when
- * the noise's share of every statistic's variance, dpb_lin_noise_share, is
- * at least DPB_LIN_LATENT_SHARE (measured: bench/results/laplace_auto.md).
- * 0 for other releases; -1 when out of memory.
+ * Laplace releases: whether the NUTS sampler uses a latent form (options
+ * laplace_noise "latent": 2, the root form; "latent_chol": 1, the Cholesky
+ * form) or the omega scale mixture ("omega", 0).  The default ("auto",
+ * o->lin.laplace_latent = -1) takes the root form when the noise's share
+ * of every statistic's variance, dpb_lin_noise_share, is at least
+ * DPB_LIN_LATENT_SHARE (measured: bench/results/laplace_auto.md,
+ * bench/results/laplace_fast.md).  0 for other releases; -1 when out of
+ * memory.
  */
 #define DPB_LIN_LATENT_SHARE 0.75
-/* the latent form's target_accept when N is known and options leave the
- * default 0.8 */
+/* the root form's metric is dense (from the first slow window) up to this
+ * many coordinates, diagonal above (bench/results/laplace_fast.md) */
+#define DPB_LIN_ROOT_DENSE_DIM 100
+/* the root form's tree depth limit until the first metric update (nuts.h,
+ * init_max_depth) */
+#define DPB_LIN_ROOT_INIT_DEPTH 5
+/* the latent forms' target_accept when N is known, below
+ * DPB_LIN_LATENT_TA_MAX_N, and options leave the default 0.8 */
 #define DPB_LIN_LATENT_TARGET_ACCEPT 0.9
+#define DPB_LIN_LATENT_TA_MAX_N 1000
 int			dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o);
 
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */

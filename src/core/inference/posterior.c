@@ -35,6 +35,12 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	}
 	o->lin.sigma2_shape = 2;
 	o->lin.sigma2_scale = yb * yb / 4;
+	/* the weak prior (NUTS; bench/results/linear_coverage.md) */
+	o->lin.prior = DPB_LIN_PRIOR_WEAK;
+	for (j = 0; j <= DPB_MAX_D; j++)
+		o->lin.theta_sd[j] = 2 * yb / b;
+	o->lin.intercept_sd = yb;
+	o->lin.sigma2_mean = yb * yb / 8;
 	o->lin.xmoments = DPB_XMOM_UPDATE;
 	for (j = 0; j <= DPB_MAX_D; j++)
 		o->glm.theta_scale[j] = 5.0;
@@ -117,6 +123,16 @@ dpb_n_to_u(const dpb_infer_opts *o, double N)
 	if (isinf(o->count.n_hi))
 		return log(N - o->count.n_lo);
 	return log((N - o->count.n_lo) / (o->count.n_hi - N));
+}
+
+void
+dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi)
+{
+	double		w = o->count.n_laplace ? DPB_N_PRIOR_K_LAPLACE * o->count.n_sd / M_SQRT2 :
+		DPB_N_PRIOR_K_GAUSS * o->count.n_sd;
+
+	*lo = floor(fmax(0, o->count.n_hat - w));
+	*hi = ceil(fmax(o->count.n_hat, 0) + w);
 }
 
 double
@@ -305,6 +321,13 @@ const char *
 dpb_sampler_name(dpb_sampler s)
 {
 	return s == DPB_SAMPLER_NUTS ? "nuts" : s == DPB_SAMPLER_GIBBS ? "gibbs" : "default";
+}
+
+int
+dpb_lin_weak_prior_used(const dpb_release *r, const dpb_infer_opts *o)
+{
+	return r->model == DPB_MODEL_LINEAR && o->lin.prior == DPB_LIN_PRIOR_WEAK &&
+		dpb_posterior_sampler(r, o) == DPB_SAMPLER_NUTS;
 }
 
 dpb_sampler

@@ -49,13 +49,35 @@ typedef int (*dpb_interrupt_fn) (void);
  * model family (each sampler reads only its own and the shared ones).
  */
 
-/* linear regression: NIG prior on (theta, sigma^2), scaled units:
- * theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
- * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale); the feature moments
- * x ~ N(mu, Sigma) with an NIW prior (update): mu | Sigma ~ N(x_mean,
- * Sigma / x_kappa), Sigma ~ InvWishart(x_df, x_scale), or fixed (x_cov) */
+/*
+ * The prior on (theta, sigma^2) of linear regression (options.prior), in
+ * scaled units.  WEAK (the default of the NUTS sampler since issue 26):
+ * independent, theta_j ~ N(theta_mean_j, theta_sd_j^2) for the slopes,
+ * theta_0 ~ N(theta_mean_0, intercept_sd^2), sigma^2 ~ Exponential(mean
+ * sigma2_mean); defaults theta_sd = 2 y_bound / B (B the features'
+ * coordinate bound), intercept_sd = y_bound, sigma2_mean = y_bound^2 / 8.
+ * NIG (0.1's prior; Gibbs-SS and the naive and non-private methods always
+ * use it): theta | sigma^2 ~ N(theta_mean, sigma^2 diag(1/theta_precision)),
+ * sigma^2 ~ InvGamma(sigma2_shape, sigma2_scale).  docs/posterior.md,
+ * "Fixed-truth coverage".
+ */
+typedef enum dpb_lin_prior
+{
+	DPB_LIN_PRIOR_WEAK = 0,
+	DPB_LIN_PRIOR_NIG = 1
+} dpb_lin_prior;
+
+/* linear regression: the prior on (theta, sigma^2) (dpb_lin_prior above);
+ * the feature moments x ~ N(mu, Sigma) with an NIW prior (update): mu |
+ * Sigma ~ N(x_mean, Sigma / x_kappa), Sigma ~ InvWishart(x_df, x_scale), or
+ * fixed (x_cov) */
 typedef struct dpb_linear_opts
 {
+	dpb_lin_prior prior;
+	double		theta_sd[DPB_MAX_D + 1];	/* weak: index j of theta
+											 * (slopes only) */
+	double		intercept_sd;	/* weak */
+	double		sigma2_mean;	/* weak */
 	double		theta_mean[DPB_MAX_D + 1];
 	double		theta_precision[DPB_MAX_D + 1];
 	double		sigma2_shape;
@@ -181,6 +203,10 @@ int			dpb_draws_stuck_chains(const dpb_draws *dr);
  * sampler.
  */
 dpb_sampler dpb_posterior_sampler(const dpb_release *r, const dpb_infer_opts *o);
+
+/* Whether a run of linear release r with o uses the weak prior on (theta,
+ * sigma^2) (o->lin.prior and the NUTS sampler); else the NIG prior. */
+int			dpb_lin_weak_prior_used(const dpb_release *r, const dpb_infer_opts *o);
 const char *dpb_sampler_name(dpb_sampler s);
 
 /* Runs the sampler for r's model and o->method; DPB_ERANGE for a model too
@@ -227,6 +253,19 @@ double		dpb_n_from_u(const dpb_infer_opts *o, double u, double *dNdu,
 						 double *logjac, double *dlogjac);
 double		dpb_n_to_u(const dpb_infer_opts *o, double N);
 
+/*
+ * A prior for an unknown N from the released count alone (issue 26, item
+ * 3): [max(0, n_hat - k s), n_hat + k s] with s the count's noise scale
+ * (Laplace: b = sd / sqrt 2, k = DPB_N_PRIOR_K_LAPLACE, the likelihood's mass
+ * beyond is e^-7 = 0.09%; Gaussian: s = sd, k = DPB_N_PRIOR_K_GAUSS, mass
+ * 0.05%), rounded outwards to whole records.  Post-processing of the
+ * release (the count is public), so it spends no privacy.  What the window
+ * costs and buys is in docs/posterior.md, "The number of records".
+ */
+#define DPB_N_PRIOR_K_LAPLACE 7.0
+#define DPB_N_PRIOR_K_GAUSS 3.5
+void		dpb_n_prior_suggest(const dpb_infer_opts *o, double *lo, double *hi);
+
 /* The starting value of an unknown N: n_hat moved into the prior's support. */
 double		dpb_n_start(const dpb_infer_opts *o);
 
@@ -235,6 +274,16 @@ double		dpb_n_start(const dpb_infer_opts *o);
  * log density, -inf outside the truncation. */
 double		dpb_theta_log_prior(const dpb_infer_opts *o, int p, const double *theta,
 								double *grad);
+
+/*
+ * The prior sd of each variable of dr (a run of r with options o), in the
+ * user's units, in closed form (prior_sd.c): out[k] for dr->names[k];
+ * +inf where the prior has no finite variance (the flat prior of an unknown
+ * N; a sigma^2 shape <= 1), NaN where it is not computed (the linear
+ * model's feature moments).
+ */
+void		dpb_prior_sd(const dpb_release *r, const dpb_infer_opts *o,
+						 const dpb_draws *dr, double *out);
 
 /* Name of feature j of r ("x1".. when unnamed). */
 const char *dpb_feature_name(const dpb_release *r, int j, char *buf, size_t len);
