@@ -412,8 +412,13 @@ for k in $extra_kernels; do
 	else
 		ulog=$PGC_DIR/unit_$k.log
 		urc=0
-		OPENBLAS_CORETYPE=$k ./test/unit_run >"$ulog" 2>&1 || urc=$?
-		grep -E '^(FAIL|not ok|openblas)' "$ulog" || true
+		# the membership audit of the betaD network (a minute of CPU) runs
+		# under the CPU's own kernel only: its verdict is a demonstrated
+		# epsilon far below the stated one (docs/betad.md: 0.56 against 5),
+		# not a fixed-seed chain near a threshold, and the reruns would add
+		# three minutes to the suite
+		OPENBLAS_CORETYPE=$k DPB_UNIT_SKIP="betad_mlp_audit" ./test/unit_run >"$ulog" 2>&1 || urc=$?
+		grep -E '^(FAIL|not ok|skip|openblas)' "$ulog" || true
 		usum=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ulog" | tail -1)
 		echo "unit tests under $k: ${usum:-no summary (exit status $urc)}"
 		if [ "$urc" -ne 0 ]; then
