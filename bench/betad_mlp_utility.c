@@ -294,7 +294,8 @@ load(dataset *D, const char *which)
 	D->y = malloc(sizeof(double) * MAXN);
 	if (strcmp(which, "pima") == 0)
 	{
-		/* all 8 features; bounds: the documented ranges of the UCI data */
+		/* all 8 features; bounds: the ranges listed in the UCI description
+		 * (the data's min and max, treated as public as in betad_utility.c) */
 		static const double lo[8] = {0, 0, 0, 0, 0, 0, 0.078, 21},
 					hi[8] = {17, 199, 122, 99, 846, 67.1, 2.42, 81};
 
