@@ -6,7 +6,8 @@
 # its RDP accountant, checked first) and the non-private network, over
 # SPLITS random 70/30 splits (bench/betad_mlp_utility.c defines it all).
 # No server needed.  NOT PRIVATE: seeded test streams, reproducible.
-# Writes bench/results/betad_mlp_utility.md.
+# Writes bench/results/betad_mlp_utility.md (and, for that default OUT, the figure
+# docs/figures/betad_mlp_utility.png).
 #   SPLITS (5), DATA ("boston sim pima breast"), SIM_NS (sim training rows, "500"),
 #   SIM_SPLITS (splits of sim beyond its first n, 3), OUT (the results file)
 set -euo pipefail
@@ -69,3 +70,4 @@ SETUP
 	echo
 	echo "Wall time: $(( $(date -u +%s) - start )) s."
 } 2> >(tee "${out%.md}.log" >&2) | tee "$out"
+if [ -z "${OUT:-}" ]; then bash bench/plots/betad_mlp_utility.sh "$out" docs/figures/betad_mlp_utility.png; fi
