@@ -78,6 +78,27 @@ SELECT group_key, status, dpbayes.verify(release) AS verifies,
        (dpbayes.release_signature(release)).dataset AS signed_dataset
 FROM dpbayes.my_requests WHERE request_id = 'bdg' ORDER BY group_key;
 SELECT charges - :before AS new_charges FROM dpbayes.budget('g30');
+-- networks (issue 28): one draw of a 3-unit classifier and of a 2-unit
+-- regression, charged like any betaD draw, signed, predicted from the ledger
+SELECT charges AS before, epsilon_spent AS spent_before FROM dpbayes.budget('g30') \gset
+CALL dpbayes.release_betad('g30', 'betad_mlp_classifier', 'y', '{x1}',
+     dpbayes.betad(1, 'mlp_classifier', lower => '{0}', upper => '{1}', hidden => 3), 'bdn1');
+CALL dpbayes.release_betad('g30', 'betad_mlp_regression', 'yl', '{x1}',
+     dpbayes.betad(1, 'mlp_regression', sigma2_floor => 0.25, y_scale => 1, lower => '{0}', upper => '{1}',
+                   hidden => 2, activation => 'tanh'), 'bdn2');
+SELECT request_id, status, model, mechanism, epsilon, rho, dpbayes.verify(release) AS verifies,
+       (dpbayes.release_signature(release)).version AS sig_version,
+       dpbayes.release_json(release) ? 'n' AS records_n,
+       (dpbayes.release_json(release) -> 'network') IS NOT NULL AS has_network,
+       dpbayes.betad_predict(release, '{0.5}') BETWEEN
+         CASE model WHEN 'betad_mlp_classifier' THEN 0 ELSE -1e6 END AND
+         CASE model WHEN 'betad_mlp_classifier' THEN 1 ELSE 1e6 END AS predicts
+FROM dpbayes.my_requests WHERE request_id IN ('bdn1', 'bdn2') ORDER BY request_id;
+SELECT charges - :before AS new_charges, round((epsilon_spent - :spent_before)::numeric, 9) AS epsilon_added
+FROM dpbayes.budget('g30');
+-- a classifier needs a boolean response
+CALL dpbayes.release_betad('g30', 'betad_mlp_classifier', 'yl', '{x1}',
+     dpbayes.betad(1, 'mlp_classifier', lower => '{0}', upper => '{1}'), 'bdn3');
 -- a privacy unit of 3 rows: one draw is charged for a group of 3 (3 eps, 9 rho)
 CALL dpbayes.release_betad('g30u', 'betad_logistic', 'y', '{x1}',
      dpbayes.betad(1, 'logistic', lower => '{0}', upper => '{1}'), 'bdu');

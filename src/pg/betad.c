@@ -521,12 +521,6 @@ dpbayes_betad_charge_of(PG_FUNCTION_ARGS)
 	dpb_pg_betad_from_datum(PG_GETARG_DATUM(0), &s);
 	/* refused here, before the governed procedure charges anything */
 	dpb_pg_betad_require_scales(&s);
-	if (s.hidden > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("governed betaD releases of networks are not supported yet"),
-				 errdetail("dpbayes.release_betad makes betad_logistic and betad_linear releases; a network's parameters would be charged for a release that cannot be made."),
-				 errhint("Release a network with dpbayes.betad_mlp_classifier or betad_mlp_regression outside the governed path.")));
 	v[0] = CStringGetTextDatum("betad");
 	v[1] = Float8GetDatum(s.eps_draw);
 	v[2] = Float8GetDatum(s.beta);

@@ -541,9 +541,10 @@ BEGIN
         RAISE EXCEPTION 'invalid request id' USING ERRCODE = '22023',
             DETAIL = 'A request id is 1 to 200 characters without control characters.';
     END IF;
-    IF model NOT IN ('linear', 'logistic', 'poisson', 'betad_logistic', 'betad_linear') THEN
+    IF model NOT IN ('linear', 'logistic', 'poisson', 'betad_logistic', 'betad_linear',
+                     'betad_mlp_classifier', 'betad_mlp_regression') THEN
         RAISE EXCEPTION 'unknown model' USING ERRCODE = '22023',
-            HINT = 'Use "linear", "logistic" or "poisson" with dpbayes.privacy(...), or "betad_logistic" or "betad_linear" with dpbayes.betad(...).';
+            HINT = 'Use "linear", "logistic" or "poisson" with dpbayes.privacy(...), or "betad_logistic", "betad_linear", "betad_mlp_classifier" or "betad_mlp_regression" with dpbayes.betad(...).';
     END IF;
     IF (model LIKE 'betad\_%') <> (betad IS DISTINCT FROM NULL) THEN
         RAISE EXCEPTION 'the model and the kind of parameters do not match' USING ERRCODE = '22023',
@@ -647,9 +648,9 @@ BEGIN
                 DETAIL = 'Nothing was charged.',
                 HINT = 'The dataset''s owner grants SELECT on it to dpbayes_ledger.';
         END IF;
-        IF f = response AND model IN ('logistic', 'betad_logistic') THEN
+        IF f = response AND model IN ('logistic', 'betad_logistic', 'betad_mlp_classifier') THEN
             IF t <> 'boolean'::regtype THEN
-                RAISE EXCEPTION 'the response of a logistic release must be a boolean column'
+                RAISE EXCEPTION 'the response of a logistic or classifier release must be a boolean column'
                     USING ERRCODE = '42804';
             END IF;
         ELSIF f = ANY (features) OR f = response THEN
@@ -1143,7 +1144,7 @@ CREATE OR REPLACE PROCEDURE dpbayes.release_betad(dataset regclass, model text, 
     group_by name DEFAULT NULL, group_keys text[] DEFAULT NULL)
 AS 'MODULE_PATHNAME', 'dpbayes_governed_release' LANGUAGE C;
 COMMENT ON PROCEDURE dpbayes.release_betad(regclass, text, text, text[], dpbayes.betad_params, text, name, text[]) IS
-  'governed betaD release (model betad_logistic or betad_linear, parameters from dpbayes.betad(...)): charges the draws'' epsilon (rho = k eps1^2 / 8) to the dataset''s budget, then makes, signs and stores one private posterior draw per group (docs/governance.md §3, docs/betad.md)';
+  'governed betaD release (model betad_logistic, betad_linear, betad_mlp_classifier or betad_mlp_regression, parameters from dpbayes.betad(...)): charges the draws'' epsilon (rho = k eps1^2 / 8) to the dataset''s budget, then makes, signs and stores one private posterior draw per group (docs/governance.md §3, docs/betad.md)';
 
 CREATE OR REPLACE VIEW dpbayes.my_requests WITH (security_barrier) AS
 SELECT g.request_id, g.relation, g.model, g.response, g.features, g.mechanism, g.sensitivity,
