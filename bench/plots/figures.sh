@@ -14,3 +14,4 @@ bash bench/plots/sbc_ranks.sh $R/sbc_glm_ranks.md "" $F/sbc_glm.png \
 	"SBC ranks, noise-aware logistic/Poisson (NUTS), N = 2000, epsilon = 1, 200 replications" \
 	"logistic,Poisson" "theta0 (intercept),theta1,theta2"
 bash bench/plots/accuracy.sh $R/glm_accuracy_sweep.md $R/glm_accuracy_eps.md $F/accuracy.png
+bash bench/plots/betad_mlp_utility.sh $R/betad_mlp_utility.md $F/betad_mlp_utility.png
