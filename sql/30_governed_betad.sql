@@ -41,6 +41,18 @@ CREATE TABLE g30u AS SELECT * FROM g30;
 GRANT SELECT ON g30u TO dpbayes_ledger;
 SELECT dpbayes.register_dataset('g30u', 10, 1e-6, 'unit', 3);
 SELECT dpbayes.grant_dataset('g30u', 'dpbayes_analyst');
+-- 10 000 rows: 160 kB of buffered rows, more than the smallest work_mem
+CREATE TABLE g30b AS
+SELECT i, ((i % 10) / 10.0)::float8 AS x1, ((i * 7919) % 100) < 30 + 40 * ((i % 10) / 10.0) AS y
+FROM generate_series(1, 10000) i;
+GRANT SELECT ON g30b TO dpbayes_ledger;
+SELECT dpbayes.register_dataset('g30b', 10, 1e-6);
+SELECT dpbayes.grant_dataset('g30b', 'dpbayes_analyst');
+-- the raw aggregate holds at most work_mem of rows (an error past it) ...
+SET work_mem = '64kB';
+SELECT pg_temp.err($q$SELECT dpbayes.betad_logistic(ARRAY[x1], y,
+    dpbayes.betad(1, 'logistic', lower => '{0}', upper => '{1}')) FROM g30b$q$);
+RESET work_mem;
 RESET SESSION AUTHORIZATION;
 
 SET SESSION AUTHORIZATION dpbayes_analyst;
@@ -99,6 +111,15 @@ FROM dpbayes.budget('g30');
 -- a classifier needs a boolean response
 CALL dpbayes.release_betad('g30', 'betad_mlp_classifier', 'yl', '{x1}',
      dpbayes.betad(1, 'mlp_classifier', lower => '{0}', upper => '{1}'), 'bdn3');
+-- ... but a governed release never fails by the number of a group's rows
+-- under a work_mem the analyst chose (the status would depend on the data):
+-- dpbayes._compute pins dpbayes.betad_buffer_unbounded
+SET work_mem = '64kB';
+CALL dpbayes.release_betad('g30b', 'betad_logistic', 'y', '{x1}',
+     dpbayes.betad(1, 'logistic', lower => '{0}', upper => '{1}'), 'bdw');
+SELECT status, dpbayes.verify(release) AS verifies FROM dpbayes.my_requests WHERE request_id = 'bdw';
+SELECT current_setting('dpbayes.betad_buffer_unbounded') AS analyst_setting_untouched;
+RESET work_mem;
 -- a privacy unit of 3 rows: one draw is charged for a group of 3 (3 eps, 9 rho)
 CALL dpbayes.release_betad('g30u', 'betad_logistic', 'y', '{x1}',
      dpbayes.betad(1, 'logistic', lower => '{0}', upper => '{1}'), 'bdu');

@@ -25,6 +25,8 @@
 #include "dpbayes_pg.h"
 #include "release_agg.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -65,11 +67,12 @@ betad_interrupt(void)
 	return InterruptPending && (QueryCancelPending || ProcDiePending);
 }
 
-/* the cap of a group's buffer: work_mem */
-static Size
+/* the cap of a group's buffer: work_mem, or none in the governed path
+ * (dpbayes.betad_buffer_unbounded, pinned by dpbayes._compute) */
+static double
 buffer_cap_bytes(void)
 {
-	return (Size) work_mem * 1024;
+	return dpbayes_betad_buffer_unbounded ? INFINITY : (double) work_mem * 1024;
 }
 
 /*
@@ -124,12 +127,12 @@ reserve(BetadState *s, MemoryContext cxt, int64 more)
 	int64		need = s->n + more,
 				cap;
 
-	if ((double) need * (s->d + 1) * sizeof(double) > (double) buffer_cap_bytes())
+	if ((double) need * (s->d + 1) * sizeof(double) > buffer_cap_bytes())
 		too_many_rows(s);
 	if (need <= s->cap)
 		return;
 	cap = Max(need, Max(s->cap * 2, 256));
-	if ((double) cap * (s->d + 1) * sizeof(double) > (double) buffer_cap_bytes())
+	if ((double) cap * (s->d + 1) * sizeof(double) > buffer_cap_bytes())
 		cap = need;
 	if (s->X == NULL)
 	{

@@ -22,6 +22,7 @@
 
 /* module.c */
 extern int	dpbayes_insecure_noise_seed;
+extern bool dpbayes_betad_buffer_unbounded;
 
 /* Reports a core failure: maps the status to a SQLSTATE (DPB_ECORRUPT uses
  * corrupt_code) and never returns. */

@@ -37,6 +37,8 @@ assign_seed(int newval, void *extra)
 	test_rb = newval >= 0 ? dpb_rbits_new_insecure_seeded((uint64_t) newval) : NULL;
 }
 
+bool		dpbayes_betad_buffer_unbounded = false;
+
 void
 _PG_init(void)
 {
@@ -54,6 +56,16 @@ _PG_init(void)
 							-1, -1, INT_MAX,
 							PGC_SUSET, 0,
 							NULL, assign_seed, NULL);
+	DefineCustomBoolVariable("dpbayes.betad_buffer_unbounded",
+							 "Lifts the work_mem cap of a betaD aggregate's row buffer.",
+							 "Off (the default): a betaD aggregate holds at most work_mem of a group's rows "
+							 "and fails past it. dpbayes._compute (governed releases) sets it on, so that "
+							 "no governed release fails by the size of a group under a work_mem the analyst "
+							 "chose: the status of a release would then depend on the data (docs/governance.md).",
+							 &dpbayes_betad_buffer_unbounded,
+							 false,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	dpb_pg_ldp_define_gucs();
 	dpb_pg_progress_define_gucs();
 	MarkGUCPrefixReserved("dpbayes");

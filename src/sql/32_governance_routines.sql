@@ -962,7 +962,10 @@ SET enable_incremental_sort = on SET enable_hashagg = on SET enable_material = o
 SET enable_nestloop = on SET enable_mergejoin = on SET enable_hashjoin = on
 SET enable_gathermerge = on SET enable_parallel_append = on SET enable_parallel_hash = on
 SET enable_partition_pruning = on SET enable_partitionwise_join = off
-SET enable_partitionwise_aggregate = off AS $$
+SET enable_partitionwise_aggregate = off
+-- a betaD group's rows are never refused for their number under the
+-- analyst's work_mem: the status would depend on the data
+SET dpbayes.betad_buffer_unbounded = on AS $$
 DECLARE
     g dpbayes.charge;
     ds record;
