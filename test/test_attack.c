@@ -23,6 +23,7 @@
 
 #include "release.h"
 #include "sim.h"
+#include "audit_stats.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
@@ -32,63 +33,6 @@
 #define NROWS 20
 #define NREL 2000
 #define D 2
-
-/* the x with P(Beta(a, b) <= x) = q, by bisection (robust for every
- * parameter, unlike the inverse CDFs at extreme tails) */
-static double
-beta_quantile(double q, double a, double b)
-{
-	double		lo = 0,
-				hi = 1;
-	int			it;
-
-	for (it = 0; it < 200; it++)
-	{
-		double		mid = 0.5 * (lo + hi);
-
-		if (gsl_cdf_beta_P(mid, a, b) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
-}
-
-/* Clopper-Pearson bounds of a binomial proportion k / n, each one-sided at
- * level alpha */
-static double
-cp_lower(int k, int n, double alpha)
-{
-	return k == 0 ? 0.0 : beta_quantile(alpha, k, n - k + 1);
-}
-
-static double
-cp_upper(int k, int n, double alpha)
-{
-	return k == n ? 1.0 : beta_quantile(1 - alpha, k + 1, n - k);
-}
-
-/*
- * The eps an attack demonstrates with confidence 1 - 2 alpha from tp
- * "guess D1" answers on D1's releases and fp on D0's (both directions of
- * the DP inequality); 0 when it demonstrates nothing.
- */
-static double
-eps_lower_bound(int tp, int fp, int n, double delta, double alpha)
-{
-	double		tpr_lo = cp_lower(tp, n, alpha),
-				fpr_hi = cp_upper(fp, n, alpha),
-				tnr_lo = cp_lower(n - fp, n, alpha),
-				fnr_hi = cp_upper(n - tp, n, alpha),
-				e1 = 0,
-				e2 = 0;
-
-	if (tpr_lo - delta > 0)
-		e1 = log((tpr_lo - delta) / fmax(fpr_hi, 1e-300));
-	if (tnr_lo - delta > 0)
-		e2 = log((tnr_lo - delta) / fmax(fnr_hi, 1e-300));
-	return fmax(0, fmax(e1, e2));
-}
 
 typedef struct attack_data
 {
@@ -266,8 +210,8 @@ run_attacks(dpb_mechanism mech, dpb_neighbours nb, int buggy, gsl_rng *grng, con
 				par[t]++;
 			(t ? llr1 : llr0)[i] = llr(&ad, mech == DPB_MECH_GAUSSIAN, o);
 		}
-	worst = fmax(worst, eps_lower_bound(lat[1], lat[0], NREL, p.delta, 5e-4));
-	worst = fmax(worst, eps_lower_bound(par[1], par[0], NREL, p.delta, 5e-4));
+	worst = fmax(worst, audit_eps_lower_bound(lat[1], lat[0], NREL, p.delta, 5e-4));
+	worst = fmax(worst, audit_eps_lower_bound(par[1], par[0], NREL, p.delta, 5e-4));
 	/* the LR test at thresholds spread over the observed range */
 	for (k = -8; k <= 8; k++)
 	{
@@ -281,7 +225,7 @@ run_attacks(dpb_mechanism mech, dpb_neighbours nb, int buggy, gsl_rng *grng, con
 			fp += llr0[i] > thr;
 		}
 		/* 17 thresholds: Bonferroni on the confidence */
-		worst = fmax(worst, eps_lower_bound(tp, fp, NREL, p.delta, 5e-4 / 17));
+		worst = fmax(worst, audit_eps_lower_bound(tp, fp, NREL, p.delta, 5e-4 / 17));
 	}
 	if (!buggy)
 		printf("  %s: lattice %d/%d vs %d/%d, parity %d vs %d, max eps lower bound %.3f (stated %.3g)\n",

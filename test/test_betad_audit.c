@@ -15,51 +15,15 @@
  * intercept): the first record's whole pull on theta is the signal.
  */
 #include "unit.h"
+#include "audit_stats.h"
 
 #include "betad/betad_calib.h"
 #include "betad/betad_sample.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 
 #define ROUNDS 1000
-
-static double
-beta_q(double q, double a, double b)
-{
-	double		lo = 0,
-				hi = 1;
-	int			it;
-
-	for (it = 0; it < 200; it++)
-	{
-		double		mid = 0.5 * (lo + hi);
-
-		if (gsl_cdf_beta_P(mid, a, b) < q)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
-}
-
-/* the eps that tp of n guesses on D and fp of n on D' demonstrate (pure DP) */
-static double
-eps_lb(int tp, int fp, int n, double alpha)
-{
-	double		tlo = tp == 0 ? 0 : beta_q(alpha, tp, n - tp + 1),
-				fhi = fp == n ? 1 : beta_q(1 - alpha, fp + 1, n - fp),
-				nlo = fp == n ? 0 : beta_q(alpha, n - fp, fp + 1),
-				mhi = tp == 0 ? 1 : beta_q(1 - alpha, n - tp + 1, tp),
-				e = 0;
-
-	if (tlo > 0)
-		e = fmax(e, log(tlo / fmax(fhi, 1e-300)));
-	if (nlo > 0)
-		e = fmax(e, log(nlo / fmax(mhi, 1e-300)));
-	return e;
-}
 
 static double
 audit(double eps, int deterministic, int add_remove, dpb_rbits *rb)
@@ -127,7 +91,7 @@ audit(double eps, int deterministic, int add_remove, dpb_rbits *rb)
 			fp += dr[1][i] > thr;
 		}
 		/* 41 thresholds: Bonferroni on the confidence */
-		worst = fmax(worst, eps_lb(tp, fp, ROUNDS, 1e-3 / 41));
+		worst = fmax(worst, audit_eps_lower_bound(tp, fp, ROUNDS, 0, 1e-3 / 41));
 	}
 	return worst;
 }
