@@ -101,6 +101,10 @@ chains_metric(const dpb_betad_model *m, const dpb_betad_schedule *s, int dense, 
 	o.draws = s->iters;
 	o.curvature_init = 1;
 	o.dense = dense;
+	/* INIT_DEPTH=k: the tree depth limit until the first metric update (a
+	 * study of warmup's cost) */
+	if (getenv("INIT_DEPTH") != NULL)
+		o.init_max_depth = atoi(getenv("INIT_DEPTH"));
 	for (c = 0; c < s->chains && st == DPB_OK; c++)
 	{
 		for (k = 0; k < dim; k++)
@@ -137,7 +141,8 @@ speed(int argc, char **argv)
 	/* METRIC=dense or diag: the sampler of dpb_betad_chains with that
 	 * metric (a study; the mechanism uses the diagonal one for networks) */
 	const char *metric = getenv("METRIC");
-	int			dense = metric == NULL ? -1 : strcmp(metric, "dense") == 0;
+	int			dense = metric == NULL ? (getenv("INIT_DEPTH") != NULL ? 0 : -1) :
+		strcmp(metric, "dense") == 0;
 
 	(void) argc;
 	s.warmup = atoi(argv[5]);
@@ -159,12 +164,13 @@ speed(int argc, char **argv)
 	printf("network classifier: N %ld, d %d, H %d ReLU (%d parameters), beta 2; schedule %d chains x (%d + %d), %s metric\n",
 		   N, d, H, dim, s.chains, s.warmup, s.iters, dense == 1 ? "dense" : "diagonal");
 	printf("one log density + gradient: %.3f ms\n\n", 1e3 * tg);
-	printf("| draw | wall time (s) | gradients | gradients per iteration | mean tree depth (kept) | divergences (kept) |\n");
-	printf("|---|---|---|---|---|---|\n");
+	printf("| draw | wall time (s) | gradients | of which in warmup | gradients per iteration | mean tree depth (kept) | divergences (kept) |\n");
+	printf("|---|---|---|---|---|---|---|\n");
 	for (rep = 0; rep < R; rep++)
 	{
 		dpb_nuts_stats *st = calloc(s.chains, sizeof(dpb_nuts_stats));
 		long		gr = 0,
+					gw = 0,
 					dv = 0;
 		double		depth = 0;
 
@@ -180,10 +186,11 @@ speed(int argc, char **argv)
 		for (c = 0; c < s.chains; c++)
 		{
 			gr += st[c].gradient_evals;
+			gw += st[c].warmup_gradient_evals;
 			depth += st[c].mean_tree_depth / s.chains;
 			dv += st[c].divergences;
 		}
-		printf("| %d | %.1f | %ld | %.1f | %.2f | %ld |\n", rep + 1, t0, gr,
+		printf("| %d | %.1f | %ld | %ld | %.1f | %.2f | %ld |\n", rep + 1, t0, gr, gw,
 			   (double) gr / (s.chains * (s.warmup + s.iters)), depth, dv);
 		fflush(stdout);
 		free(st);

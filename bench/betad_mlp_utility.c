@@ -21,7 +21,9 @@
  * Methods:
  *   betaD network   dpb_betad_run (the aggregate's core path) with hidden 10,
  *                   ReLU, prior sd 1, the networks' default schedule
- *                   4 x (500 + 50), add/remove neighbours, one draw at
+ *                   (1 x (500 + 50); 4 x (500 + 50) before 2026-11-26,
+ *                   the same law of the released draw), add/remove
+ *                   neighbours, one draw at
  *                   epsilon; predictions by dpb_betad_predict.
  *   betaD logistic / linear   dpb_betad_run with the defaults (prior sd 3,
  *                   4 x (200 + 50)), one draw at epsilon.

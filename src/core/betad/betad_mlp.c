@@ -3,12 +3,15 @@
  * 28): log density and exact gradient by back-propagation (betad_model.h
  * has the model and the parameter order).
  *
- * The rows are processed in blocks of DPB_BETAD_MLP_BLOCK: the block's
- * hidden pre-activations A = X_b W' + 1 b' (dgemm), the activations Z, the
- * outputs u = Z c + c_0 (dgemv), the per-record terms and their derivatives
- * g by u (betad_kernel.c, the vector exp/log path), then, with a gradient,
- * dc += Z' g (dgemv), G = (g c') .* act'(A) and dW += G' X_b (dgemm) while
- * the block is still in cache.  One evaluation costs O(N H d) flops, two
+ * The rows are processed in blocks of DPB_BETAD_MLP_BLOCK, transposed (H x
+ * nb: a unit's values over the block's rows are contiguous, so the
+ * element-wise loops are long, branch-free and vectorisable): the block's
+ * hidden pre-activations A' = W_x X_b' (dgemm) plus the biases, the
+ * activations Z', the outputs u = Z c + c_0 (dgemv), the per-record terms
+ * and their derivatives g by u (betad_kernel.c, the vector exp/log path),
+ * then, with a gradient, dc += Z' g (dgemv), G' = (c g') .* act'(A') and
+ * dW_x += G' X_b (dgemm) while the block is still in cache; the biases'
+ * derivatives are G's row sums.  One evaluation costs O(N H d) flops, two
  * dgemms per block.
  */
 #include "betad_model.h"
@@ -17,6 +20,9 @@
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 size_t
 dpb_betad_mlp_nwork(int hidden)
@@ -51,6 +57,125 @@ dpb_betad_mlp_output(int d, int hidden, int activation, const double *par, const
 }
 
 /*
+ * ReLU over n values: z = max(a + bh, 0), and the masked products
+ * gh = [z > 0] ch g.  The sign of a pre-activation is unpredictable, so a
+ * branch costs more than the arithmetic (GCC keeps one for the ternary at
+ * -O2): SSE2 (every x86-64) takes two at a time without one.  NaN cannot
+ * arise here (finite parameters and data give finite products).
+ */
+static void
+relu_fwd(int n, double bh, const double *restrict a, double *restrict z)
+{
+	int			i = 0;
+
+#if defined(__SSE2__)
+	__m128d		vb = _mm_set1_pd(bh),
+				v0 = _mm_setzero_pd();
+
+	for (; i + 1 < n; i += 2)
+		_mm_storeu_pd(z + i, _mm_max_pd(_mm_add_pd(_mm_loadu_pd(a + i), vb), v0));
+#endif
+	for (; i < n; i++)
+		z[i] = a[i] + bh > 0.0 ? a[i] + bh : 0.0;
+}
+
+/* ... and returns the sum of gh (the bias's derivative), in four running
+ * sums: a fixed order, so the same value on every CPU */
+static double
+relu_back(int n, double ch, const double *restrict g, const double *restrict z,
+		  double *restrict gh)
+{
+	int			i = 0;
+	double		s = 0;
+
+#if defined(__SSE2__)
+	__m128d		vc = _mm_set1_pd(ch),
+				v0 = _mm_setzero_pd(),
+				s0 = v0,
+				s1 = v0;
+	double		t[2];
+
+	for (; i + 3 < n; i += 4)
+	{
+		__m128d		p0 = _mm_and_pd(_mm_cmpgt_pd(_mm_loadu_pd(z + i), v0),
+									_mm_mul_pd(vc, _mm_loadu_pd(g + i))),
+					p1 = _mm_and_pd(_mm_cmpgt_pd(_mm_loadu_pd(z + i + 2), v0),
+									_mm_mul_pd(vc, _mm_loadu_pd(g + i + 2)));
+
+		_mm_storeu_pd(gh + i, p0);
+		_mm_storeu_pd(gh + i + 2, p1);
+		s0 = _mm_add_pd(s0, p0);
+		s1 = _mm_add_pd(s1, p1);
+	}
+	_mm_storeu_pd(t, _mm_add_pd(s0, s1));
+	s = t[0] + t[1];
+#endif
+	for (; i < n; i++)
+	{
+		gh[i] = z[i] > 0.0 ? ch * g[i] : 0.0;
+		s += gh[i];
+	}
+	return s;
+}
+
+/*
+ * The activations of one block, transposed (H x nb, row h contiguous, so
+ * every loop below runs over the block's rows without a branch and can be
+ * vectorised): Z = act(A + b 1'), A the products W_x X_b'.
+ */
+static void
+block_act(int activation, int H, int nb, const double *bias, const double *restrict A,
+		  double *restrict Z)
+{
+	int			h,
+				i;
+
+	for (h = 0; h < H; h++)
+	{
+		const double *restrict a = A + (size_t) h * nb;
+		double	   *restrict z = Z + (size_t) h * nb;
+		double		bh = bias[h];
+
+		if (activation == DPB_BETAD_ACT_TANH)
+			for (i = 0; i < nb; i++)
+				z[i] = tanh(a[i] + bh);
+		else
+			relu_fwd(nb, bh, a, z);
+	}
+}
+
+/*
+ * G' = (c g') .* act'(A') (H x nb) from the block's output derivatives g;
+ * adds the biases' derivatives (G's row sums) to gbias.  ReLU's derivative
+ * is read from Z (Z > 0 exactly where A > 0).
+ */
+static void
+block_back(int activation, int H, int nb, const double *c, const double *restrict g,
+		   const double *restrict Z, double *restrict G, double *gbias)
+{
+	int			h,
+				i;
+
+	for (h = 0; h < H; h++)
+	{
+		const double *restrict z = Z + (size_t) h * nb;
+		double	   *restrict gh = G + (size_t) h * nb;
+		double		ch = c[h],
+					s = 0;
+
+		if (activation == DPB_BETAD_ACT_TANH)
+			for (i = 0; i < nb; i++)
+			{
+				gh[i] = ch * g[i] * (1.0 - z[i] * z[i]);
+				s += gh[i];
+			}
+		else
+			s = relu_back(nb, ch, g, z, gh);
+		gbias[h] += s;
+	}
+}
+
+/*
  * sum_i -l_beta(D_i) of the network at par (W1, w2) and, Gaussian, the
  * variance s2.  With grad: grad[W1, w2] += the derivatives, *dsum += the
  * sum of the data terms' derivatives by s2.  NaN when interrupted.
@@ -60,7 +185,8 @@ mlp_data(const dpb_betad_model *m, const double *par, double s2, double *grad, d
 {
 	int			d = m->d,
 				H = m->hidden,
-				ld = d + 1;
+				ld = d + 1,
+				h;
 	const double *W = par,
 			   *c = par + (size_t) H * ld;
 	double	   *A = m->nwork,
@@ -68,34 +194,36 @@ mlp_data(const dpb_betad_model *m, const double *par, double s2, double *grad, d
 			   *G = Z + (size_t) DPB_BETAD_MLP_BLOCK * H,
 			   *gW = grad,
 			   *gc = grad ? grad + (size_t) H * ld : NULL,
+				bias[DPB_BETAD_MAX_HIDDEN],
+				gbias[DPB_BETAD_MAX_HIDDEN],
 				s = 0;
 	int64_t		i0;
 
+	if (H < 1 || H > DPB_BETAD_MAX_HIDDEN)
+		return NAN;
+	for (h = 0; h < H; h++)
+	{
+		bias[h] = W[(size_t) h * ld];
+		gbias[h] = 0;
+	}
 	for (i0 = 0; i0 < m->n; i0 += DPB_BETAD_MLP_BLOCK)
 	{
 		int			nb = (int) (m->n - i0 < DPB_BETAD_MLP_BLOCK ? m->n - i0 : DPB_BETAD_MLP_BLOCK),
-					i,
-					h;
+					i;
 		const double *Xb = m->X + i0 * d;
 		double	   *ub = m->work + i0,
 				   *gb = grad ? m->work + m->n + i0 : NULL;
 
 		if (m->interrupt != NULL && m->interrupt())
 			return NAN;
-		/* A = X_b W_x' (nb x H), then the biases and the activations */
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, nb, H, d, 1.0, Xb, d, W + 1, ld,
-					0.0, A, H);
+		/* A' = W_x X_b' (H x nb), then the biases and the activations */
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, H, nb, d, 1.0, W + 1, ld, Xb, d,
+					0.0, A, nb);
+		block_act(m->activation, H, nb, bias, A, Z);
+		/* u = Z c + c_0 */
 		for (i = 0; i < nb; i++)
-			for (h = 0; h < H; h++)
-			{
-				double		a = A[i * H + h] + W[h * ld];
-
-				A[i * H + h] = a;
-				Z[i * H + h] = act(m->activation, a);
-			}
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, nb, H, 1.0, Z, H, c + 1, 1, 0.0, ub, 1);
-		for (i = 0; i < nb; i++)
-			ub[i] += c[0];
+			ub[i] = c[0];
+		cblas_dgemv(CblasRowMajor, CblasTrans, H, nb, 1.0, Z, nb, c + 1, 1, 1.0, ub, 1);
 		s += m->gaussian ?
 			dpb_betad_gauss_terms(ub, m->y + i0, nb, m->beta, s2, gb, dsum) :
 			dpb_betad_logistic_terms(ub, m->y + i0, nb, m->beta, gb);
@@ -103,24 +231,17 @@ mlp_data(const dpb_betad_model *m, const double *par, double s2, double *grad, d
 		{
 			for (i = 0; i < nb; i++)
 				gc[0] += gb[i];
-			cblas_dgemv(CblasRowMajor, CblasTrans, nb, H, 1.0, Z, H, gb, 1, 1.0, gc + 1, 1);
-			/* G = (g c') .* act'(A); the biases' derivatives are its column
-			 * sums, the weights' G' X_b */
-			for (i = 0; i < nb; i++)
-				for (h = 0; h < H; h++)
-				{
-					double		z = Z[i * H + h],
-								dz = m->activation == DPB_BETAD_ACT_TANH ? 1.0 - z * z :
-						(A[i * H + h] > 0 ? 1.0 : 0.0),
-								gv = gb[i] * c[1 + h] * dz;
-
-					G[i * H + h] = gv;
-					gW[h * ld] += gv;
-				}
-			cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, H, d, nb, 1.0, G, H, Xb, d,
+			cblas_dgemv(CblasRowMajor, CblasNoTrans, H, nb, 1.0, Z, nb, gb, 1, 1.0, gc + 1, 1);
+			/* G = (c g') .* act'(A); the biases' derivatives are its row
+			 * sums, the weights' G X_b */
+			block_back(m->activation, H, nb, c + 1, gb, Z, G, gbias);
+			cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, H, d, nb, 1.0, G, nb, Xb, d,
 						1.0, gW + 1, ld);
 		}
 	}
+	if (grad)
+		for (h = 0; h < H; h++)
+			gW[(size_t) h * ld] += gbias[h];
 	if (m->gaussian)
 		s -= (double) m->n * dpb_betad_gauss_integ(m->beta - 1.0, m->beta, s2);
 	return s;

@@ -89,7 +89,11 @@ dpb_betad_schedule_default(dpb_betad_schedule *s)
 void
 dpb_betad_mlp_schedule_default(dpb_betad_schedule *s)
 {
-	s->chains = 4;
+	/* one chain: the release is one uniformly chosen kept draw, and the
+	 * chains are independent and identically run, so k chains give the
+	 * released draw exactly the law of one chain's (docs/betad.md, "The
+	 * default schedule"); networks need the time */
+	s->chains = 1;
 	s->warmup = 500;
 	s->iters = 50;
 }

@@ -39,8 +39,8 @@ typedef struct dpb_betad_schedule
 void		dpb_betad_schedule_default(dpb_betad_schedule *s);
 
 /* The networks' default public schedule (docs/betad.md, "Neural networks",
- * where the rule that chose it is): 4 chains, 500 warmup, 50 kept
- * iterations each. */
+ * where the rule that chose it is): 1 chain, 500 warmup, 50 kept
+ * iterations. */
 void		dpb_betad_mlp_schedule_default(dpb_betad_schedule *s);
 
 /*
