@@ -25,7 +25,7 @@ start=$(date -u +%s)
 {
 	echo "# betaD network: utility against betaD logistic/linear, DP-SGD and the non-private network"
 	echo
-	echo "Machine: $(nproc) cores SHARED with other workers and a CI run (nice -n 10); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at start: $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)."
+	echo "Machine: $(nproc) cores SHARED with other workers (nice -n 10); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at start: $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)."
 	echo "Command: \`${OUT:+OUT=$OUT }SPLITS=$SPLITS DATA=\"$DATA\" SIM_NS=\"$SIM_NS\" SIM_SPLITS=$SIM_SPLITS bash bench/betad_mlp_utility.sh\`"
 	echo
 	cat <<'SETUP'
