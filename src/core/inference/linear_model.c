@@ -59,6 +59,9 @@ struct dpb_lin_ctx
 				nlat,			/* latent coordinates (eta) */
 				dim_phi;		/* dim without eta */
 	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
+	double	   *zx;				/* omega form: Zs (np x np) + 4 np */
+	int		   *pk;				/* omega form: packed index of (a, e), q x q */
+	int			np;				/* q (q + 1) / 2 */
 	double	   *ex;				/* eta_aug scratch: 3 n x n + n */
 	int		   *ia,
 			   *ib;
@@ -114,6 +117,8 @@ dpb_lin_ctx_free(dpb_lin_ctx *c)
 	free(c->ia);
 	free(c->ex);
 	free(c->rx);
+	free(c->zx);
+	free(c->pk);
 	free(c);
 }
 
@@ -185,6 +190,23 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	{
 		dpb_lin_ctx_free(c);
 		return NULL;
+	}
+	if (c->eta_aug == 0)
+	{
+		/* the omega form's Isserlis adjoint (moments_vjp_omega) */
+		size_t		np = q * (q + 1) / 2;
+
+		c->np = (int) np;
+		c->zx = malloc(sizeof(double) * (np * np + 4 * np));
+		c->pk = malloc(sizeof(int) * q * q);
+		if (c->zx == NULL || c->pk == NULL)
+		{
+			dpb_lin_ctx_free(c);
+			return NULL;
+		}
+		for (size_t a = 0, t = 0; a < q; a++)
+			for (size_t e = a; e < q; e++, t++)
+				c->pk[a * q + e] = c->pk[e * q + a] = (int) t;
 	}
 	for (k = 0; k < (int) n; k++)
 		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
@@ -332,12 +354,54 @@ dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
 	*N = c->N;
 }
 
-/* log N(z; N m, N V + D) with Wbar, mbar and dlik_dN (gauss_lik.h) */
+/*
+ * log N(z; N m, N V + D) with mbar = N alpha and M^{-1} in M's lower
+ * triangle (gauss_lik.h); Wbar = -1/2 N (M^{-1} - alpha alpha^T) is not
+ * formed: moments_vjp_omega reads it from M and mbar, and sets dlik_dN
+ */
 static int
 likelihood(dpb_lin_ctx *c)
 {
-	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, c->Wbar, c->mbar,
-								 &c->lik, &c->dlik_dN);
+	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, NULL, c->mbar,
+								 &c->lik, NULL);
+}
+
+/*
+ * m and the lower triangle of V (Isserlis) from mv and C, as
+ * dpb_linear_stat_moments (the lower triangle is all that the omega form's
+ * likelihood reads)
+ */
+static void
+stat_moments_lower(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				q = c->q,
+				k,
+				l;
+	const double *C = c->C,
+			   *mv = c->mv;
+
+	for (k = 0; k < n; k++)
+	{
+		int			a = c->ia[k],
+					b = c->ib[k];
+		const double *Ca = C + a * q,
+				   *Cb = C + b * q;
+		double		ma = mv[a],
+					mb = mv[b],
+				   *Vk = c->V + k * n;
+
+		c->m[k] = Ca[b] + ma * mb;
+		for (l = 0; l <= k; l++)
+		{
+			int			e = c->ia[l],
+						f = c->ib[l];
+
+			Vk[l] = Ca[e] * Cb[f] + Ca[f] * Cb[e]
+				+ ma * mv[e] * Cb[f] + ma * mv[f] * Cb[e]
+				+ mb * mv[e] * Ca[f] + mb * mv[f] * Ca[e];
+		}
+	}
 }
 
 /*
@@ -643,6 +707,109 @@ moments_vjp(dpb_lin_ctx *c)
 	}
 }
 
+/*
+ * The omega form's adjoints of Isserlis' formulas, as moments_vjp, with
+ * Wbar = -1/2 N (M^{-1} - alpha alpha^T) read from M (the lower triangle
+ * of M^{-1}) and mbar = N alpha.  V = B(C, C) + B(C, P) + B(P, C), P =
+ * mv mv^T, B(X, Y)_kl = X_ae Y_bf + X_af Y_be for k = (a, b), l = (e, f).
+ * With x, y the packed upper triangles of X, Y (np = q (q + 1) / 2),
+ * <Wbar, B(X, Y)> = x^T Z y, Z (np x np) the scatter of Wbar at
+ * (ae, bf) and (af, be); F = <Wbar, V> = c^T Z c + c^T Z p + p^T Z c.
+ * With Zs = Z + Z^T (lower triangle): dF/dc = Zs (c + p), dF/dp = Zs c,
+ * p_ae = mv_a mv_e.  Two scatters per pair (k, l <= k) and two symmetric
+ * np x np products replace moments_vjp's eight updates per pair; F (by
+ * Euler, F is homogeneous of degree 2 in (c, p): F = (c . dF/dc + p .
+ * dF/dp) / 2) gives dlik_dN = F / N + alpha . m without V.
+ */
+static void
+moments_vjp_omega(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				q = c->q,
+				np = c->np,
+				k,
+				l,
+				a,
+				e;
+	const double *mv = c->mv,
+			   *Mi = c->M;
+	double	   *Zs = c->zx,
+			   *cp = Zs + (size_t) np * np,
+			   *pp = cp + np,
+			   *gc = pp + np,
+			   *gp = gc + np,
+			   *Cb = c->Cbar,
+			   *mb = c->mvbar,
+				hN = -0.5 * c->N,
+				iN = 1.0 / c->N,
+				F = 0,
+				am = 0;
+
+	memset(Zs, 0, sizeof(double) * np * np);
+	memset(Cb, 0, sizeof(double) * q * q);
+	memset(mb, 0, sizeof(double) * q);
+	for (k = 0; k < n; k++)
+	{
+		int			ka = c->ia[k],
+					kb = c->ib[k];
+		const int  *pa = c->pk + ka * q,
+				   *pb = c->pk + kb * q;
+		double		ak = c->mbar[k] * iN,
+					g = c->mbar[k];
+		const double *Mk = Mi + k * n;
+
+		Cb[ka * q + kb] += g;
+		mb[ka] += g * mv[kb];
+		mb[kb] += g * mv[ka];
+		am += ak * c->m[k];
+		for (l = 0; l <= k; l++)
+		{
+			int			le = c->ia[l],
+						lf = c->ib[l],
+						i1 = pa[le],
+						j1 = pb[lf],
+						i2 = pa[lf],
+						j2 = pb[le];
+			double		w = (l == k ? hN : 2 * hN) * (Mk[l] - ak * c->mbar[l] * iN);
+
+			/* Zs += w (E_{i1 j1} + E_{j1 i1}) + w (E_{i2 j2} + E_{j2 i2}) */
+			if (i1 > j1)
+				Zs[i1 * np + j1] += w;
+			else if (i1 < j1)
+				Zs[j1 * np + i1] += w;
+			else
+				Zs[i1 * np + i1] += 2 * w;
+			if (i2 > j2)
+				Zs[i2 * np + j2] += w;
+			else if (i2 < j2)
+				Zs[j2 * np + i2] += w;
+			else
+				Zs[i2 * np + i2] += 2 * w;
+		}
+	}
+	for (a = 0; a < q; a++)
+		for (e = a; e < q; e++)
+		{
+			int			t = c->pk[a * q + e];
+
+			cp[t] = c->C[a * q + e];
+			pp[t] = mv[a] * mv[e];
+		}
+	cblas_dsymv(CblasRowMajor, CblasLower, np, 1.0, Zs, np, cp, 1, 0.0, gc, 1);
+	cblas_dsymv(CblasRowMajor, CblasLower, np, 1.0, Zs, np, pp, 1, 0.0, gp, 1);
+	for (a = 0; a < q; a++)
+		for (e = a; e < q; e++)
+		{
+			int			t = c->pk[a * q + e];
+
+			Cb[a * q + e] += gc[t] + gp[t];
+			mb[a] += gc[t] * mv[e];
+			mb[e] += gc[t] * mv[a];
+			F += cp[t] * (gc[t] + gp[t]) + pp[t] * gc[t];
+		}
+	c->dlik_dN = 0.5 * F * iN + am;
+}
+
 double
 dpb_lin_logp(const double *phi, double *grad, void *vctx)
 {
@@ -714,14 +881,19 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
-	if (c->eta_aug != 2)
+	if (c->eta_aug == 0)
+		stat_moments_lower(c);
+	else if (c->eta_aug == 1)
 		dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
 	if ((c->eta_aug == 2 ? likelihood_root(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 likelihood(c)) != 0)
 		return NAN;
 	lp += c->lik;
-	moments_vjp(c);
+	if (c->eta_aug == 0)
+		moments_vjp_omega(c);
+	else
+		moments_vjp(c);
 	if (c->eta_aug == 2)
 		for (i = 0; i < q; i++)
 			c->mvbar[i] += c->rx[6 * q * q + 2 * q + i];
