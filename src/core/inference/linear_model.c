@@ -61,6 +61,8 @@ struct dpb_lin_ctx
 	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
 	double	   *zx;				/* omega form: Zs (np x np) + 4 np */
 	int		   *pk;				/* omega form: packed index of (a, e), q x q */
+	int		   *zd;				/* omega form: Zs's two entries of each pair
+								 * (k, l <= k), 2 n (n + 1) / 2 */
 	int			np;				/* q (q + 1) / 2 */
 	double	   *ex;				/* eta_aug scratch: 3 n x n + n */
 	int		   *ia,
@@ -119,6 +121,7 @@ dpb_lin_ctx_free(dpb_lin_ctx *c)
 	free(c->rx);
 	free(c->zx);
 	free(c->pk);
+	free(c->zd);
 	free(c);
 }
 
@@ -197,9 +200,10 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		size_t		np = q * (q + 1) / 2;
 
 		c->np = (int) np;
-		c->zx = malloc(sizeof(double) * (np * np + 4 * np));
+		c->zx = malloc(sizeof(double) * (np * np + 2 * q * q + 4 * np));
 		c->pk = malloc(sizeof(int) * q * q);
-		if (c->zx == NULL || c->pk == NULL)
+		c->zd = malloc(sizeof(int) * n * (n + 1));
+		if (c->zx == NULL || c->pk == NULL || c->zd == NULL)
 		{
 			dpb_lin_ctx_free(c);
 			return NULL;
@@ -210,6 +214,25 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	}
 	for (k = 0; k < (int) n; k++)
 		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
+	if (c->eta_aug == 0)
+	{
+		/* the pair (k, l <= k) adds to Zs at (ae, bf) and (af, be), each
+		 * in the lower triangle (moments_vjp_omega) */
+		int			np = c->np,
+					t = 0;
+
+		for (k = 0; k < (int) n; k++)
+			for (int l = 0; l <= k; l++)
+			{
+				int			i1 = c->pk[c->ia[k] * q + c->ia[l]],
+							j1 = c->pk[c->ib[k] * q + c->ib[l]],
+							i2 = c->pk[c->ia[k] * q + c->ib[l]],
+							j2 = c->pk[c->ib[k] * q + c->ia[l]];
+
+				c->zd[t++] = i1 >= j1 ? i1 * np + j1 : j1 * np + i1;
+				c->zd[t++] = i2 >= j2 ? i2 * np + j2 : j2 * np + i2;
+			}
+	}
 	/* noise scales of every statistic (the count too), then the variances */
 	c->bscale = c->D + n;
 	dpb_release_noise_scale(r, c->bscale);
@@ -380,26 +403,36 @@ stat_moments_lower(dpb_lin_ctx *c)
 				l;
 	const double *C = c->C,
 			   *mv = c->mv;
+	double	   *P = c->zx + (size_t) c->np * c->np,
+			   *Ct = P + q * q;
 
+	/*
+	 * V_kl = C_ae Ct_bf + C_af Ct_be + P_ae C_bf + P_af C_be with P = mv
+	 * mv^T, Ct = C + P: Isserlis' six terms in four products
+	 */
+	for (k = 0; k < q; k++)
+		for (l = 0; l < q; l++)
+		{
+			P[k * q + l] = mv[k] * mv[l];
+			Ct[k * q + l] = C[k * q + l] + P[k * q + l];
+		}
 	for (k = 0; k < n; k++)
 	{
 		int			a = c->ia[k],
 					b = c->ib[k];
 		const double *Ca = C + a * q,
-				   *Cb = C + b * q;
-		double		ma = mv[a],
-					mb = mv[b],
-				   *Vk = c->V + k * n;
+				   *Cb = C + b * q,
+				   *Pa = P + a * q,
+				   *Tb = Ct + b * q;
+		double	   *Vk = c->V + k * n;
 
-		c->m[k] = Ca[b] + ma * mb;
+		c->m[k] = Ca[b] + mv[a] * mv[b];
 		for (l = 0; l <= k; l++)
 		{
 			int			e = c->ia[l],
 						f = c->ib[l];
 
-			Vk[l] = Ca[e] * Cb[f] + Ca[f] * Cb[e]
-				+ ma * mv[e] * Cb[f] + ma * mv[f] * Cb[e]
-				+ mb * mv[e] * Ca[f] + mb * mv[f] * Ca[e];
+			Vk[l] = Ca[e] * Tb[f] + Ca[f] * Tb[e] + Pa[e] * Cb[f] + Pa[f] * Cb[e];
 		}
 	}
 }
@@ -733,8 +766,9 @@ moments_vjp_omega(dpb_lin_ctx *c)
 				e;
 	const double *mv = c->mv,
 			   *Mi = c->M;
+	const int  *zd = c->zd;
 	double	   *Zs = c->zx,
-			   *cp = Zs + (size_t) np * np,
+			   *cp = Zs + (size_t) np * np + 2 * q * q,
 			   *pp = cp + np,
 			   *gc = pp + np,
 			   *gp = gc + np,
@@ -752,41 +786,38 @@ moments_vjp_omega(dpb_lin_ctx *c)
 	{
 		int			ka = c->ia[k],
 					kb = c->ib[k];
-		const int  *pa = c->pk + ka * q,
-				   *pb = c->pk + kb * q;
 		double		ak = c->mbar[k] * iN,
-					g = c->mbar[k];
+					g = c->mbar[k],
+					h = 2 * hN,
+					hk = h * ak * iN;
 		const double *Mk = Mi + k * n;
 
 		Cb[ka * q + kb] += g;
 		mb[ka] += g * mv[kb];
 		mb[kb] += g * mv[ka];
 		am += ak * c->m[k];
-		for (l = 0; l <= k; l++)
+		/* Zs += w (E_{ae,bf} + E_{af,be}) and their transposes, w the
+		 * weight of (k, l) and (l, k) in <Wbar, V>; on Zs's diagonal the
+		 * transpose is the same entry: doubled below, so that the diagonal
+		 * pair (l = k) adds w / 2 */
+		for (l = 0; l < k; l++)
 		{
-			int			le = c->ia[l],
-						lf = c->ib[l],
-						i1 = pa[le],
-						j1 = pb[lf],
-						i2 = pa[lf],
-						j2 = pb[le];
-			double		w = (l == k ? hN : 2 * hN) * (Mk[l] - ak * c->mbar[l] * iN);
+			double		w = h * Mk[l] - hk * c->mbar[l];
 
-			/* Zs += w (E_{i1 j1} + E_{j1 i1}) + w (E_{i2 j2} + E_{j2 i2}) */
-			if (i1 > j1)
-				Zs[i1 * np + j1] += w;
-			else if (i1 < j1)
-				Zs[j1 * np + i1] += w;
-			else
-				Zs[i1 * np + i1] += 2 * w;
-			if (i2 > j2)
-				Zs[i2 * np + j2] += w;
-			else if (i2 < j2)
-				Zs[j2 * np + i2] += w;
-			else
-				Zs[i2 * np + i2] += 2 * w;
+			Zs[zd[0]] += w;
+			Zs[zd[1]] += w;
+			zd += 2;
+		}
+		{
+			double		w = 0.5 * (h * Mk[k] - hk * c->mbar[k]);
+
+			Zs[zd[0]] += w;
+			Zs[zd[1]] += w;
+			zd += 2;
 		}
 	}
+	for (a = 0; a < np; a++)
+		Zs[a * np + a] *= 2;
 	for (a = 0; a < q; a++)
 		for (e = a; e < q; e++)
 		{
