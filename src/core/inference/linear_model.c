@@ -1325,8 +1325,7 @@ dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
  * runs on 300-row epsilon 0.1 releases, 42 against 46 converged, 4 against
  * 9 divergences; d = 10, N = 1e4, epsilon 0.1: 334 against 278 gradients
  * per iteration); kept because the grid, the SBC and the regression tests
- * were measured with it.  The omega form takes it from the second window
- * (dpb_linear_nuts_run).
+ * were measured with it.
  */
 static int
 latent_dense(int n, double *draws, double *q, void *ctx)
@@ -1436,13 +1435,15 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 	}
 	if (c->laplace && !c->eta_aug)
 	{
-		/* the omega form: a dense metric from the second slow window (the
-		 * first's 25 draws are few for dim 78 at d = 10) and trees of depth
-		 * at most 5 until the first metric update.  d = 10, N = 1e4,
-		 * epsilon 1: 191 -> 141 gradients per iteration (dense from the
-		 * first window: 159, 3 divergences; bench/results/laplace_fast.md) */
-		m.recoord_window = DPB_LIN_OMEGA_DENSE_WINDOW;
-		m.recoord = latent_dense;
+		/*
+		 * the omega form: trees of depth at most 5 until the first metric
+		 * update.  Replace-one, d = 5, N = 1e4, epsilon 1: 119 -> 109
+		 * gradients per iteration, no divergences.  A dense metric (from
+		 * the first or second slow window) took 0.6-0.85 times the
+		 * gradients but had divergent transitions where the diagonal one
+		 * has none: 34 and 70 on two d = 5 replace-one cells, 45 on one at
+		 * d = 2; 9 at target_accept 0.9 (bench/results/laplace_fast.md)
+		 */
 		m.init_max_depth = DPB_LIN_OMEGA_INIT_DEPTH;
 	}
 	if (c->eta_aug == 2)
