@@ -59,7 +59,8 @@ struct dpb_lin_ctx
 				nlat,			/* latent coordinates (eta) */
 				dim_phi;		/* dim without eta */
 	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
-	double	   *zx;				/* omega form: Zs (np x np) + 4 np */
+	double	   *zx;				/* omega form: Zs (np x np), P and C + P (q x q,
+								 * stat_moments_lower), 4 np */
 	int		   *pk;				/* omega form: packed index of (a, e), q x q */
 	int		   *zd;				/* omega form: Zs's two entries of each pair
 								 * (k, l <= k), 2 n (n + 1) / 2 */
@@ -796,10 +797,13 @@ moments_vjp_omega(dpb_lin_ctx *c)
 		mb[ka] += g * mv[kb];
 		mb[kb] += g * mv[ka];
 		am += ak * c->m[k];
-		/* Zs += w (E_{ae,bf} + E_{af,be}) and their transposes, w the
-		 * weight of (k, l) and (l, k) in <Wbar, V>; on Zs's diagonal the
-		 * transpose is the same entry: doubled below, so that the diagonal
-		 * pair (l = k) adds w / 2 */
+		/*
+		 * Zs = Z + Z^T in its lower triangle: each pair adds its weight w
+		 * at (ae, bf) and at (af, be), folded into the lower triangle (w =
+		 * 2 Wbar_kl for l < k, as (k, l) and (l, k) weigh the same in
+		 * <Wbar, V>, Wbar_kk for l = k); an entry on Zs's diagonal gets Z's
+		 * value twice (Z + Z^T), hence the doubling after the loop
+		 */
 		for (l = 0; l < k; l++)
 		{
 			double		w = h * Mk[l] - hk * c->mbar[l];
