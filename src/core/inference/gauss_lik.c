@@ -6,6 +6,7 @@
 
 #include "linalg.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int
@@ -35,14 +36,31 @@ dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D, const d
 		if (dpb_chol(M, n, NULL) != DPB_OK)
 			return 1;
 	}
-	memcpy(Wbar, mbar, sizeof(double) * n);	/* r (scratch) */
-	dpb_chol_solve(M, n, mbar, 1);
-	for (k = 0; k < n; k++)
-		quad += Wbar[k] * mbar[k];
+	{
+		/* r (scratch: z - N m) */
+		double		rbuf[256];
+		double	   *r = Wbar != NULL ? Wbar : n <= 256 ? rbuf : malloc(sizeof(double) * n);
+
+		if (r == NULL)
+			return 1;
+		memcpy(r, mbar, sizeof(double) * n);
+		dpb_chol_solve(M, n, mbar, 1);
+		for (k = 0; k < n; k++)
+			quad += r[k] * mbar[k];
+		if (r != Wbar && r != rbuf)
+			free(r);
+	}
 	*lik = -0.5 * dpb_chol_logdet(M, n) - 0.5 * quad;
 	/* M^{-1} over the factor (lower triangle), then Wbar from it */
 	if (dpb_chol_inverse_lower(M, n) != DPB_OK)
 		return 1;
+	if (Wbar == NULL)
+	{
+		/* the caller reads Wbar from M^{-1} and alpha */
+		for (k = 0; k < n; k++)
+			mbar[k] *= N;
+		return dpb_isfinite(*lik) ? 0 : 1;
+	}
 	for (k = 0; k < n; k++)
 		for (l = 0; l <= k; l++)
 			Wbar[k * n + l] = Wbar[l * n + k] =

@@ -14,6 +14,8 @@
  * M^{-1}; Wbar (n x n, full, symmetric) = -1/2 N (M^{-1} - alpha alpha^T)
  * and mbar (n) = N alpha, alpha = M^{-1} (z - N m); *dlik_dN =
  * -1/2 <M^{-1} - alpha alpha^T, V> + alpha^T m when dlik_dN is not NULL.
+ * Wbar NULL (then dlik_dN must be NULL too): Wbar is not formed, the
+ * caller reads it from M^{-1} (lower triangle) and alpha = mbar / N.
  * Returns 0, or 1 when M is not positive definite or lik not finite.
  */
 int			dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D,

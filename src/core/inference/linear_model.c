@@ -59,6 +59,12 @@ struct dpb_lin_ctx
 				nlat,			/* latent coordinates (eta) */
 				dim_phi;		/* dim without eta */
 	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
+	double	   *zx;				/* omega form: Zs (np x np), P and C + P (q x q,
+								 * stat_moments_lower), 4 np */
+	int		   *pk;				/* omega form: packed index of (a, e), q x q */
+	int		   *zd;				/* omega form: Zs's two entries of each pair
+								 * (k, l <= k), 2 n (n + 1) / 2 */
+	int			np;				/* q (q + 1) / 2 */
 	double	   *ex;				/* eta_aug scratch: 3 n x n + n */
 	int		   *ia,
 			   *ib;
@@ -114,6 +120,9 @@ dpb_lin_ctx_free(dpb_lin_ctx *c)
 	free(c->ia);
 	free(c->ex);
 	free(c->rx);
+	free(c->zx);
+	free(c->pk);
+	free(c->zd);
 	free(c);
 }
 
@@ -186,8 +195,45 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 		dpb_lin_ctx_free(c);
 		return NULL;
 	}
+	if (c->eta_aug == 0)
+	{
+		/* the omega form's Isserlis adjoint (moments_vjp_omega) */
+		size_t		np = q * (q + 1) / 2;
+
+		c->np = (int) np;
+		c->zx = malloc(sizeof(double) * (np * np + 2 * q * q + 4 * np));
+		c->pk = malloc(sizeof(int) * q * q);
+		c->zd = malloc(sizeof(int) * n * (n + 1));
+		if (c->zx == NULL || c->pk == NULL || c->zd == NULL)
+		{
+			dpb_lin_ctx_free(c);
+			return NULL;
+		}
+		for (size_t a = 0, t = 0; a < q; a++)
+			for (size_t e = a; e < q; e++, t++)
+				c->pk[a * q + e] = c->pk[e * q + a] = (int) t;
+	}
 	for (k = 0; k < (int) n; k++)
 		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
+	if (c->eta_aug == 0)
+	{
+		/* the pair (k, l <= k) adds to Zs at (ae, bf) and (af, be), each
+		 * in the lower triangle (moments_vjp_omega) */
+		int			np = c->np,
+					t = 0;
+
+		for (k = 0; k < (int) n; k++)
+			for (int l = 0; l <= k; l++)
+			{
+				int			i1 = c->pk[c->ia[k] * q + c->ia[l]],
+							j1 = c->pk[c->ib[k] * q + c->ib[l]],
+							i2 = c->pk[c->ia[k] * q + c->ib[l]],
+							j2 = c->pk[c->ib[k] * q + c->ia[l]];
+
+				c->zd[t++] = i1 >= j1 ? i1 * np + j1 : j1 * np + i1;
+				c->zd[t++] = i2 >= j2 ? i2 * np + j2 : j2 * np + i2;
+			}
+	}
 	/* noise scales of every statistic (the count too), then the variances */
 	c->bscale = c->D + n;
 	dpb_release_noise_scale(r, c->bscale);
@@ -332,12 +378,64 @@ dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
 	*N = c->N;
 }
 
-/* log N(z; N m, N V + D) with Wbar, mbar and dlik_dN (gauss_lik.h) */
+/*
+ * log N(z; N m, N V + D) with mbar = N alpha and M^{-1} in M's lower
+ * triangle (gauss_lik.h); Wbar = -1/2 N (M^{-1} - alpha alpha^T) is not
+ * formed: moments_vjp_omega reads it from M and mbar, and sets dlik_dN
+ */
 static int
 likelihood(dpb_lin_ctx *c)
 {
-	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, c->Wbar, c->mbar,
-								 &c->lik, &c->dlik_dN);
+	return dpb_gauss_lik_adjoint(c->n, c->N, c->z, c->D, c->m, c->V, c->M, NULL, c->mbar,
+								 &c->lik, NULL);
+}
+
+/*
+ * m and the lower triangle of V (Isserlis) from mv and C, as
+ * dpb_linear_stat_moments (the lower triangle is all that the omega form's
+ * likelihood reads)
+ */
+static void
+stat_moments_lower(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				q = c->q,
+				k,
+				l;
+	const double *C = c->C,
+			   *mv = c->mv;
+	double	   *P = c->zx + (size_t) c->np * c->np,
+			   *Ct = P + q * q;
+
+	/*
+	 * V_kl = C_ae Ct_bf + C_af Ct_be + P_ae C_bf + P_af C_be with P = mv
+	 * mv^T, Ct = C + P: Isserlis' six terms in four products
+	 */
+	for (k = 0; k < q; k++)
+		for (l = 0; l < q; l++)
+		{
+			P[k * q + l] = mv[k] * mv[l];
+			Ct[k * q + l] = C[k * q + l] + P[k * q + l];
+		}
+	for (k = 0; k < n; k++)
+	{
+		int			a = c->ia[k],
+					b = c->ib[k];
+		const double *Ca = C + a * q,
+				   *Cb = C + b * q,
+				   *Pa = P + a * q,
+				   *Tb = Ct + b * q;
+		double	   *Vk = c->V + k * n;
+
+		c->m[k] = Ca[b] + mv[a] * mv[b];
+		for (l = 0; l <= k; l++)
+		{
+			int			e = c->ia[l],
+						f = c->ib[l];
+
+			Vk[l] = Ca[e] * Tb[f] + Ca[f] * Tb[e] + Pa[e] * Cb[f] + Pa[f] * Cb[e];
+		}
+	}
 }
 
 /*
@@ -643,6 +741,110 @@ moments_vjp(dpb_lin_ctx *c)
 	}
 }
 
+/*
+ * The omega form's adjoints of Isserlis' formulas, as moments_vjp, with
+ * Wbar = -1/2 N (M^{-1} - alpha alpha^T) read from M (the lower triangle
+ * of M^{-1}) and mbar = N alpha.  V = B(C, C) + B(C, P) + B(P, C), P =
+ * mv mv^T, B(X, Y)_kl = X_ae Y_bf + X_af Y_be for k = (a, b), l = (e, f).
+ * With x, y the packed upper triangles of X, Y (np = q (q + 1) / 2),
+ * <Wbar, B(X, Y)> = x^T Z y, Z (np x np) the scatter of Wbar at
+ * (ae, bf) and (af, be); F = <Wbar, V> = c^T Z c + c^T Z p + p^T Z c.
+ * With Zs = Z + Z^T (lower triangle): dF/dc = Zs (c + p), dF/dp = Zs c,
+ * p_ae = mv_a mv_e.  Two scatters per pair (k, l <= k) and two symmetric
+ * np x np products replace moments_vjp's eight updates per pair; F (by
+ * Euler, F is homogeneous of degree 2 in (c, p): F = (c . dF/dc + p .
+ * dF/dp) / 2) gives dlik_dN = F / N + alpha . m without V.
+ */
+static void
+moments_vjp_omega(dpb_lin_ctx *c)
+{
+	int			n = c->n,
+				q = c->q,
+				np = c->np,
+				k,
+				l,
+				a,
+				e;
+	const double *mv = c->mv,
+			   *Mi = c->M;
+	const int  *zd = c->zd;
+	double	   *Zs = c->zx,
+			   *cp = Zs + (size_t) np * np + 2 * q * q,
+			   *pp = cp + np,
+			   *gc = pp + np,
+			   *gp = gc + np,
+			   *Cb = c->Cbar,
+			   *mb = c->mvbar,
+				hN = -0.5 * c->N,
+				iN = 1.0 / c->N,
+				F = 0,
+				am = 0;
+
+	memset(Zs, 0, sizeof(double) * np * np);
+	memset(Cb, 0, sizeof(double) * q * q);
+	memset(mb, 0, sizeof(double) * q);
+	for (k = 0; k < n; k++)
+	{
+		int			ka = c->ia[k],
+					kb = c->ib[k];
+		double		ak = c->mbar[k] * iN,
+					g = c->mbar[k],
+					h = 2 * hN,
+					hk = h * ak * iN;
+		const double *Mk = Mi + k * n;
+
+		Cb[ka * q + kb] += g;
+		mb[ka] += g * mv[kb];
+		mb[kb] += g * mv[ka];
+		am += ak * c->m[k];
+		/*
+		 * Zs = Z + Z^T in its lower triangle: each pair adds its weight w
+		 * at (ae, bf) and at (af, be), folded into the lower triangle (w =
+		 * 2 Wbar_kl for l < k, as (k, l) and (l, k) weigh the same in
+		 * <Wbar, V>, Wbar_kk for l = k); an entry on Zs's diagonal gets Z's
+		 * value twice (Z + Z^T), hence the doubling after the loop
+		 */
+		for (l = 0; l < k; l++)
+		{
+			double		w = h * Mk[l] - hk * c->mbar[l];
+
+			Zs[zd[0]] += w;
+			Zs[zd[1]] += w;
+			zd += 2;
+		}
+		{
+			double		w = 0.5 * (h * Mk[k] - hk * c->mbar[k]);
+
+			Zs[zd[0]] += w;
+			Zs[zd[1]] += w;
+			zd += 2;
+		}
+	}
+	for (a = 0; a < np; a++)
+		Zs[a * np + a] *= 2;
+	for (a = 0; a < q; a++)
+		for (e = a; e < q; e++)
+		{
+			int			t = c->pk[a * q + e];
+
+			cp[t] = c->C[a * q + e];
+			pp[t] = mv[a] * mv[e];
+		}
+	cblas_dsymv(CblasRowMajor, CblasLower, np, 1.0, Zs, np, cp, 1, 0.0, gc, 1);
+	cblas_dsymv(CblasRowMajor, CblasLower, np, 1.0, Zs, np, pp, 1, 0.0, gp, 1);
+	for (a = 0; a < q; a++)
+		for (e = a; e < q; e++)
+		{
+			int			t = c->pk[a * q + e];
+
+			Cb[a * q + e] += gc[t] + gp[t];
+			mb[a] += gc[t] * mv[e];
+			mb[e] += gc[t] * mv[a];
+			F += cp[t] * (gc[t] + gp[t]) + pp[t] * gc[t];
+		}
+	c->dlik_dN = 0.5 * F * iN + am;
+}
+
 double
 dpb_lin_logp(const double *phi, double *grad, void *vctx)
 {
@@ -714,14 +916,19 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
-	if (c->eta_aug != 2)
+	if (c->eta_aug == 0)
+		stat_moments_lower(c);
+	else if (c->eta_aug == 1)
 		dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
 	if ((c->eta_aug == 2 ? likelihood_root(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 likelihood(c)) != 0)
 		return NAN;
 	lp += c->lik;
-	moments_vjp(c);
+	if (c->eta_aug == 0)
+		moments_vjp_omega(c);
+	else
+		moments_vjp(c);
 	if (c->eta_aug == 2)
 		for (i = 0; i < q; i++)
 			c->mvbar[i] += c->rx[6 * q * q + 2 * q + i];
@@ -1229,6 +1436,19 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		 * root form only up to DPB_LIN_ROOT_DENSE_DIM coordinates) */
 		m.recoord_window = 1;
 		m.recoord = latent_dense;
+	}
+	if (c->laplace && !c->eta_aug)
+	{
+		/*
+		 * the omega form: trees of depth at most 5 until the first metric
+		 * update.  Replace-one, d = 5, N = 1e4, epsilon 1: 119 -> 109
+		 * gradients per iteration, no divergences.  A dense metric (from
+		 * the first or second slow window) took 0.6-0.85 times the
+		 * gradients but had divergent transitions where the diagonal one
+		 * has none: 34 and 70 on two d = 5 replace-one cells, 45 on one at
+		 * d = 2; 9 at target_accept 0.9 (bench/results/laplace_fast.md)
+		 */
+		m.init_max_depth = DPB_LIN_OMEGA_INIT_DEPTH;
 	}
 	if (c->eta_aug == 2)
 	{

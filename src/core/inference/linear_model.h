@@ -79,6 +79,9 @@ double		dpb_lin_noise_share(dpb_lin_ctx *c);
 /* the root form's tree depth limit until the first metric update (nuts.h,
  * init_max_depth) */
 #define DPB_LIN_ROOT_INIT_DEPTH 5
+/* the Laplace omega form's tree depth limit until the first metric update
+ * (bench/results/laplace_fast.md, "The omega form") */
+#define DPB_LIN_OMEGA_INIT_DEPTH 5
 /* the latent forms' target_accept when N is known, below
  * DPB_LIN_LATENT_TA_MAX_N, and options leave the default 0.8 */
 #define DPB_LIN_LATENT_TARGET_ACCEPT 0.9
