@@ -210,6 +210,166 @@ outputs(const dpb_betad_model *m, const double *th, double *f)
 		f[k] = dpb_betad_mlp_output(2, m->hidden, m->activation, th, xs[k]);
 }
 
+/*
+ * A parallel-tempering reference (REF=pt; classification networks only):
+ * NREP independent runs, each of K replicas of prior x exp(t_k data) with
+ * t_k = TMIN^((K - 1 - k) / (K - 1)) (t = 1 the betaD posterior), each
+ * replica moved by HMC with an identity metric, L uniform on 1..LMAX
+ * leapfrog steps and its own step size (adapted in burn-in to acceptance
+ * 0.65), then swaps of adjacent replicas (even pairs, then odd pairs,
+ * alternately).  The t = 1 replica's state is kept every THIN iterations
+ * after BURN.  Swaps carry states up from the prior, where the modes are
+ * connected, so the reference does not rest on where chains started.
+ * Returns the number of kept draws (in *out, malloc'ed), -1 on failure.
+ */
+#define PT_K 16
+#define PT_TMIN 1e-3
+#define PT_LMAX 32
+
+static double
+tempered(const dpb_betad_model *m, double t, const double *x, double *grad, double *data)
+{
+	int			dim = dpb_betad_dim(m),
+				j;
+	double		v2 = m->prior_sd * m->prior_sd,
+				lp = dpb_betad_logpost(m, x, grad),
+				pr = 0;
+
+	for (j = 0; j < dim; j++)
+	{
+		pr -= 0.5 * x[j] * x[j] / v2;
+		/* grad = prior' + data'; tempered: prior' + t data' */
+		grad[j] = -x[j] / v2 + t * (grad[j] + x[j] / v2);
+	}
+	*data = lp - pr;
+	return pr + t * (lp - pr);
+}
+
+static long
+pt_reference(const dpb_betad_model *m, int nrep, long burn, long iters, int thin, gsl_rng *g,
+			 double **out, double *swap_rate)
+{
+	int			dim = dpb_betad_dim(m),
+				K = PT_K,
+				r,
+				k,
+				j;
+	long		it,
+				nkept = 0,
+				nsw = 0,
+				nacc = 0;
+	double	   *x = malloc(sizeof(double) * K * dim),
+			   *gr = malloc(sizeof(double) * K * dim),
+			   *lp = malloc(sizeof(double) * K),
+			   *dat = malloc(sizeof(double) * K),
+			   *q = malloc(sizeof(double) * dim),
+			   *p = malloc(sizeof(double) * dim),
+			   *gq = malloc(sizeof(double) * dim),
+				t[PT_K],
+				leps[PT_K];
+
+	*out = malloc(sizeof(double) * (size_t) nrep * (iters / thin + 1) * dim);
+	for (k = 0; k < K; k++)
+		t[k] = pow(PT_TMIN, (double) (K - 1 - k) / (K - 1));
+	for (r = 0; r < nrep; r++)
+	{
+		for (k = 0; k < K; k++)
+		{
+			for (j = 0; j < dim; j++)
+				x[k * dim + j] = gsl_ran_gaussian(g, m->prior_sd);
+			lp[k] = tempered(m, t[k], x + k * dim, gr + k * dim, &dat[k]);
+			leps[k] = log(0.1);
+		}
+		for (it = 0; it < burn + iters; it++)
+		{
+			for (k = 0; k < K; k++)
+			{
+				int			L = 1 + (int) gsl_rng_uniform_int(g, PT_LMAX),
+							l;
+				double		eps = exp(leps[k]),
+							h0 = -lp[k],
+							lq,
+							dq,
+							a;
+
+				memcpy(q, x + k * dim, sizeof(double) * dim);
+				memcpy(gq, gr + k * dim, sizeof(double) * dim);
+				for (j = 0; j < dim; j++)
+				{
+					p[j] = gsl_ran_ugaussian(g);
+					h0 += 0.5 * p[j] * p[j];
+				}
+				lq = lp[k];
+				for (l = 0; l < L; l++)
+				{
+					for (j = 0; j < dim; j++)
+					{
+						p[j] += 0.5 * eps * gq[j];
+						q[j] += eps * p[j];
+					}
+					lq = tempered(m, t[k], q, gq, &dq);
+					for (j = 0; j < dim; j++)
+						p[j] += 0.5 * eps * gq[j];
+				}
+				{
+					double		h1 = -lq;
+
+					for (j = 0; j < dim; j++)
+						h1 += 0.5 * p[j] * p[j];
+					a = isfinite(h1) ? fmin(1.0, exp(h0 - h1)) : 0.0;
+				}
+				if (gsl_rng_uniform(g) < a)
+				{
+					memcpy(x + k * dim, q, sizeof(double) * dim);
+					memcpy(gr + k * dim, gq, sizeof(double) * dim);
+					lp[k] = lq;
+					dat[k] = dq;
+				}
+				if (it < burn)
+					leps[k] += 0.05 * (a - 0.65) / sqrt(1.0 + it / 100.0);
+			}
+			for (k = (int) (it % 2); k + 1 < K; k += 2)
+			{
+				double		la = (t[k] - t[k + 1]) * (dat[k + 1] - dat[k]);
+
+				if (it >= burn)
+					nsw++;
+				if (log(gsl_rng_uniform_pos(g)) < la)
+				{
+					double		tmp;
+
+					for (j = 0; j < dim; j++)
+					{
+						tmp = x[k * dim + j];
+						x[k * dim + j] = x[(k + 1) * dim + j];
+						x[(k + 1) * dim + j] = tmp;
+					}
+					tmp = dat[k];
+					dat[k] = dat[k + 1];
+					dat[k + 1] = tmp;
+					/* the log densities and gradients at the new temperatures */
+					lp[k] = tempered(m, t[k], x + k * dim, gr + k * dim, &dat[k]);
+					lp[k + 1] = tempered(m, t[k + 1], x + (k + 1) * dim, gr + (k + 1) * dim,
+										 &dat[k + 1]);
+					if (it >= burn)
+						nacc++;
+				}
+			}
+			if (it >= burn && (it - burn) % thin == 0)
+				memcpy(*out + (size_t) nkept++ * dim, x + (K - 1) * dim, sizeof(double) * dim);
+		}
+	}
+	*swap_rate = nsw > 0 ? (double) nacc / nsw : 0;
+	free(x);
+	free(gr);
+	free(lp);
+	free(dat);
+	free(q);
+	free(p);
+	free(gq);
+	return nkept;
+}
+
 static int
 approx(int argc, char **argv)
 {
@@ -248,6 +408,10 @@ approx(int argc, char **argv)
 	 * it, beta 1.5) instead of classification */
 	int			gauss = getenv("GAUSS") != NULL && atoi(getenv("GAUSS")) == 1;
 
+	/* REF=pt: the parallel-tempering reference (classification only) */
+	int			refpt = getenv("REF") != NULL && strcmp(getenv("REF"), "pt") == 0;
+	char		refname[64];
+
 	gsl_rng_set(g, 7);
 	make_data(g, N, d, gauss, X, y);
 	model_init(&m, N, d, H, act, X, y);
@@ -260,13 +424,31 @@ approx(int argc, char **argv)
 		m.ig_b = 1.0;
 	}
 	dim = dpb_betad_dim(&m);
-	nref = (long) RC * rs.iters;
-	refd = malloc(sizeof(double) * nref * dim);
-	reff = malloc(sizeof(double) * nref * NX);
 	st = calloc(RC > C ? RC : C, sizeof(dpb_nuts_stats));
 	gsl_rng_set(g, 99);
-	if (dpb_betad_chains(&m, &rs, g, NULL, refd, st) != DPB_OK)
-		return 1;
+	if (refpt)
+	{
+		double		sw;
+
+		/* RC independent tempering runs of 5000 + 50000 iterations, every
+		 * 25th t = 1 state kept */
+		nref = pt_reference(&m, RC, 5000, 50000, 25, g, &refd, &sw);
+		if (nref <= 0)
+			return 1;
+		snprintf(refname, sizeof(refname), "PT %d x %d replicas", RC, PT_K);
+		fprintf(stderr, "reference: %ld kept t = 1 draws, swap acceptance %.2f\n", nref, sw);
+		if (gauss)
+			return 1;			/* tempered() is the classifier's */
+	}
+	else
+	{
+		nref = (long) RC * rs.iters;
+		refd = malloc(sizeof(double) * nref * dim);
+		if (dpb_betad_chains(&m, &rs, g, NULL, refd, st) != DPB_OK)
+			return 1;
+		snprintf(refname, sizeof(refname), "%d chains", RC);
+	}
+	reff = malloc(sizeof(double) * nref * NX);
 	for (k = 0; k < nref; k++)
 		outputs(&m, refd + (size_t) k * dim, reff + (size_t) k * NX);
 	for (j = 0; j < NX; j++)
@@ -309,8 +491,9 @@ approx(int argc, char **argv)
 		 * at the effective size R nref / (R + nref) */
 		p = dpb_ks_pvalue(dpb_ks_two_sample(a, R, b, (int) nref),
 						  (int) lround((double) R * nref / (R + nref)));
-		printf("| %d %s%s | %ld | %d x (%d + %d) | %d | %.0f | x%d | %.3f | %.2f |\n", H,
-			   act ? "tanh" : "relu", gauss ? " regression" : "", N, C, W, I, R, (double) gsum / R, j + 1, p, z2);
+		printf("| %d %s%s | %ld | %s | %d x (%d + %d) | %d | %.0f | x%d | %.3f | %.2f |\n", H,
+			   act ? "tanh" : "relu", gauss ? " regression" : "", N, refname, C, W, I, R,
+			   (double) gsum / R, j + 1, p, z2);
 		free(a);
 		free(b);
 	}

@@ -3,7 +3,10 @@
 # 28; docs/betad.md, "Neural networks"), C drivers against src/core, no
 # server; writes bench/results/betad_mlp.md.
 #   bash bench/betad_mlp.sh            the approximation on 2-3 unit networks, then the speed
-#   PARTS="speed" bash bench/betad_mlp.sh        only one part (approx, speed)
+#   PARTS="speed" bash bench/betad_mlp.sh        only one part (approx, speed, pt)
+#   PARTS=pt OUT=bench/results/betad_mlp_pt.md bash bench/betad_mlp.sh
+#       the approximation on 2, 5 and 10 unit networks against a
+#       parallel-tempering reference (PT_NETS: "H act" pairs)
 # Overrides: N (speed rows, 10000), W (speed warmup, 500), REPS (speed draws, 5),
 # APPROX_R (replicates per schedule, 600), APPROX_WARMUPS ("200 500").
 set -euo pipefail
@@ -17,7 +20,8 @@ APPROX_R=${APPROX_R:-600}
 APPROX_WARMUPS=${APPROX_WARMUPS:-"200 500"}
 cc -O2 -std=gnu99 $DPB_CORE_INC -Ibench -o bench/betad_mlp \
 	bench/betad_mlp.c bench/bench_util.c $DPB_CORE_SRCS $DPB_CORE_LIBS
-out=bench/results/betad_mlp.md
+out=${OUT:-bench/results/betad_mlp.md}
+PT_NETS=${PT_NETS:-"2 1;5 1;5 0;10 0"}
 run() { OPENBLAS_NUM_THREADS=1 nice -n 10 ./bench/betad_mlp "$@"; }
 {
 	echo "# betaD network: approximation and speed (NOT PRIVATE: seeded, synthetic data)"
@@ -38,6 +42,20 @@ run() { OPENBLAS_NUM_THREADS=1 nice -n 10 ./bench/betad_mlp "$@"; }
 		for w in $APPROX_WARMUPS; do run approx 100 3 0 "$w" 50 1 "$APPROX_R" 16; done
 		# the regression network (floor 0.05, beta 1.5), the default schedule
 		GAUSS=1 run approx 100 2 1 500 50 1 "$APPROX_R" 16
+	fi
+	if [[ " $PARTS " == *" pt "* ]]; then
+		echo
+		echo "## Approximation against a parallel-tempering reference"
+		echo
+		echo "Synthetic classification data, d = 2, N = 100, beta 2 (as above). Reference: 2 independent parallel-tempering runs of 16 replicas (prior x exp(t data), t from 1e-3 to 1, geometric), HMC moves with adapted step sizes and 1-32 leapfrog steps, adjacent swaps every iteration, 5000 burn-in + 50 000 iterations each, every 25th t = 1 state kept (bench/betad_mlp.c, pt_reference): states travel from the prior, where the modes are connected, to t = 1, so the reference does not rest on where chains started. $APPROX_R releases of the default schedule, one chain x (500 + 50), each one uniformly chosen kept draw. Compared: the network's output at the 5 inputs, as above."
+		echo
+		echo "| network | N | reference | schedule | replicates | gradients per release | output at | KS p vs reference | mean z^2 |"
+		echo "|---|---|---|---|---|---|---|---|---|"
+		IFS=';' read -r -a nets <<<"$PT_NETS"
+		for net in "${nets[@]}"; do
+			# shellcheck disable=SC2086
+			REF=pt run approx 100 $net 500 50 1 "$APPROX_R" 2
+		done
 	fi
 	if [[ " $PARTS " == *" speed "* ]]; then
 		echo
