@@ -23,7 +23,9 @@
  *       ~ 1 for exact draws).  The reference is itself MCMC (many chains
  *       from prior draws, no tempering): it is the target only as far as
  *       those chains mix between the posterior's modes.  GAUSS=1: the
- *       regression network (floor 0.05, beta 1.5) instead.
+ *       regression network (floor 0.05, beta 1.5) instead.  REF=pt: the
+ *       reference is REFC parallel-tempering runs instead (pt_reference;
+ *       classification only), which do not rest on where chains start.
  */
 #include "betad/betad_model.h"
 #include "betad/betad_sample.h"

@@ -27,7 +27,7 @@ run() { OPENBLAS_NUM_THREADS=1 nice -n 10 ./bench/betad_mlp "$@"; }
 	echo "# betaD network: approximation and speed (NOT PRIVATE: seeded, synthetic data)"
 	echo
 	echo "Machine: $(nproc) cores SHARED with other workers (nice); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at start: $(cut -d' ' -f1 /proc/loadavg); $(date -u +%Y-%m-%d)."
-	echo "Command: \`PARTS=\"$PARTS\" N=$N W=$W REPS=$REPS APPROX_R=$APPROX_R APPROX_WARMUPS=\"$APPROX_WARMUPS\" bash bench/betad_mlp.sh\`"
+	echo "Command: \`${OUT:+OUT=$OUT }PARTS=\"$PARTS\" N=$N W=$W REPS=$REPS APPROX_R=$APPROX_R APPROX_WARMUPS=\"$APPROX_WARMUPS\" PT_NETS=\"$PT_NETS\" bash bench/betad_mlp.sh\`"
 	if [[ " $PARTS " == *" approx "* ]]; then
 		echo
 		echo "## Approximation: released outputs against a long reference run"
