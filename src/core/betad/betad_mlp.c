@@ -60,8 +60,9 @@ dpb_betad_mlp_output(int d, int hidden, int activation, const double *par, const
  * ReLU over n values: z = max(a + bh, 0), and the masked products
  * gh = [z > 0] ch g.  The sign of a pre-activation is unpredictable, so a
  * branch costs more than the arithmetic (GCC keeps one for the ternary at
- * -O2): SSE2 (every x86-64) takes two at a time without one.  NaN cannot
- * arise here (finite parameters and data give finite products).
+ * -O2): SSE2 (every x86-64) takes two at a time without one.  Both paths
+ * give 0 for a NaN pre-activation (maxpd returns its second operand, the
+ * comparison is false), as the scalar tail does.
  */
 static void
 relu_fwd(int n, double bh, const double *restrict a, double *restrict z)
