@@ -18,6 +18,7 @@
  * bench/posterior_grid.sh.
  */
 #include "bench_util.h"
+#include "linear_model.h"
 
 #include <gsl/gsl_errno.h>
 #include <math.h>
@@ -122,12 +123,16 @@ main(int argc, char **argv)
 					bench_release_grid(m, d, (long) Ns[a], Es[b], mechs[k], &r);
 					dpb_infer_opts_default(&o, &r);
 					o.seed = getenv("SEED") ? strtoull(getenv("SEED"), NULL, 10) : 7;
-					/* LAPLACE_NOISE=omega|latent|latent_chol|auto: options laplace_noise
+					/* LAPLACE_NOISE=omega|latent|latent_mixed|latent_chol|auto: options laplace_noise
 					 * (default: the default, "auto") */
 					if (getenv("LAPLACE_NOISE") && *getenv("LAPLACE_NOISE"))
 						o.lin.laplace_latent = strcmp(getenv("LAPLACE_NOISE"), "latent") == 0 ? 2 :
 							strcmp(getenv("LAPLACE_NOISE"), "latent_chol") == 0 ? 1 :
+							strcmp(getenv("LAPLACE_NOISE"), "latent_mixed") == 0 ? DPB_LIN_LATENT_MIXED :
 							strcmp(getenv("LAPLACE_NOISE"), "omega") == 0 ? 0 : -1;
+					/* POLAR=0|1: the linear NUTS coordinates (options polar) */
+					if (getenv("POLAR") && *getenv("POLAR"))
+						o.lin.polar = atoi(getenv("POLAR"));
 					t0 = bench_now();
 					st = dpb_posterior_run(&r, &o, &dr, &err);
 					t = bench_now() - t0;

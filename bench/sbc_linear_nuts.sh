@@ -15,7 +15,8 @@ REPS=${SBC_REPS:-400}
 # auto, the default (sbc_linear_auto.md: the Cholesky form's run;
 # sbc_linear_root.md: the root form's, with OUT); the Gaussian lines repeat
 # the default run.
-# MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
+# POLAR=0|1: options polar (the slopes and sigma in polar coordinates; unset:
+# the default).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
 # "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
 EPSS=${EPSS:-0.5 1}
@@ -30,7 +31,7 @@ t0=$(date +%s)
 # two settings at a time (the machine's two cores)
 for N in $NS; do
 	for eps in $EPSS; do
-		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
+		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_POLAR=${POLAR:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
 			DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
 			nice ./test/unit_run linear | grep "^SBC nuts" > "$tmp/$N-$eps.txt" ) &
 	done

@@ -232,7 +232,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		dpb_infer_opts_default(&o, &r);
 		o.method = method;
 		o.sampler = sbc_sampler;
-		/* DPB_SBC_LAPLACE_NOISE=latent, latent_chol or omega (bench): that
+		/* DPB_SBC_LAPLACE_NOISE=latent, latent_mixed, latent_chol or omega (bench): that
 		 * form; otherwise the default, "auto" (dpb_lin_use_latent) */
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent") == 0)
 			o.lin.laplace_latent = 2;
@@ -240,6 +240,11 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			o.lin.laplace_latent = 1;
 		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "omega") == 0)
 			o.lin.laplace_latent = 0;
+		if (getenv("DPB_SBC_LAPLACE_NOISE") && strcmp(getenv("DPB_SBC_LAPLACE_NOISE"), "latent_mixed") == 0)
+			o.lin.laplace_latent = DPB_LIN_LATENT_MIXED;
+		/* DPB_SBC_POLAR=0|1 (bench): options polar; otherwise the default */
+		if (getenv("DPB_SBC_POLAR") && *getenv("DPB_SBC_POLAR"))
+			o.lin.polar = atoi(getenv("DPB_SBC_POLAR"));
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;

@@ -25,7 +25,8 @@ make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int inter
 	return sim_linear_d2(N, eps, mech, nb, intercept, USEED(seed), r, truth);
 }
 
-/* prior: 0 the default (weak), 1 NIG, 2 weak with other scales */
+/* prior: 0 the default (weak), 1 NIG, 2 weak with other scales; latent
+ * >= 10: latent - 10 with the polar coordinates */
 static void
 check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, int prior, const char *what)
 {
@@ -43,7 +44,8 @@ check_gradient(const dpb_release *r, dpb_xmoments xm, int latent, int prior, con
 
 	dpb_infer_opts_default(&o, r);
 	o.lin.xmoments = xm;
-	o.lin.laplace_latent = latent;
+	o.lin.laplace_latent = latent % 10;
+	o.lin.polar = latent >= 10;
 	o.lin.theta_precision[1] = 0.5;
 	o.lin.theta_mean[2] = -0.2;
 	o.lin.x_kappa = 2;
@@ -129,6 +131,15 @@ test_linear_nuts_grad(void)
 		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 0, 2, "prior weak, other scales"},
 		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 1, 2, "prior weak, other scales, latent"},
 		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 2, 2, "prior weak, other scales, root"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 3, 0, "laplace mixed, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, DPB_XMOM_UPDATE, 3, 0, "laplace mixed, N known"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_PRIOR, 3, 0, "laplace mixed, N known, fixed x"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 0, DPB_XMOM_UPDATE, 3, 1, "laplace mixed, no intercept, nig"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 10, 0, "polar, omega, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 0, DPB_XMOM_UPDATE, 10, 1, "polar, omega, no intercept, nig"},
+		{DPB_MECH_GAUSSIAN, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 10, 2, "polar, gaussian, fixed x"},
+		{DPB_MECH_LAPLACE, DPB_NB_ADD_REMOVE, 1, DPB_XMOM_UPDATE, 13, 0, "polar, mixed, N unknown"},
+		{DPB_MECH_LAPLACE, DPB_NB_REPLACE, 1, DPB_XMOM_PRIOR, 12, 2, "polar, root, fixed x"},
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
@@ -149,9 +160,11 @@ test_linear_nuts_grad(void)
 	 * The latent forms' statistics s = N m + B eta are linear in eta (the
 	 * last coordinates of phi): B's columns s(e_j) - s(0), and B B^T must be
 	 * N V (Isserlis' covariance), s(0) = N m, at points away from the fit
-	 * (an exact identity, up to rounding)
+	 * (an exact identity, up to rounding).  The mixed form (3) leaves out
+	 * of s_yy the part that it integrates out: there B B^T is N V less
+	 * 2 N sigma^4 at (yy, yy) alone
 	 */
-	for (int form = 1; form <= 2; form++)
+	for (int form = 1; form <= 3; form++)
 		for (int ic = 0; ic <= 1; ic++)
 		{
 			dpb_release r;
@@ -169,6 +182,7 @@ test_linear_nuts_grad(void)
 						dphi,
 						n,
 						nl,
+						nyy = 0,
 						i,
 						j,
 						l;
@@ -199,7 +213,7 @@ test_linear_nuts_grad(void)
 			/* the modelled statistics of d = 2: x, y, xx, xy, yy (9) or
 			 * without the intercept xx, xy, yy (6) */
 			n = ic ? 9 : 6;
-			CHECK(nl >= n, "form %d: %d latent coordinates for %d statistics", form, nl, n);
+			CHECK(nl >= n - (form == 3), "form %d: %d latent coordinates for %d statistics", form, nl, n);
 			for (j = 0; j < nl; j++)
 			{
 				phi[dphi + j] = 1;
@@ -229,6 +243,13 @@ test_linear_nuts_grad(void)
 
 						for (j = 0; j < nl; j++)
 							t += B[i * nl + j] * B[l * nl + j];
+						/* the one diagonal entry that differs must be sum
+						 * y^2's, less 2 N sigma^4 */
+						if (form == 3 && i == l && fabs(t - want) > 1e-7 * scale)
+						{
+							want -= 2 * N * s2 * s2;
+							nyy++;
+						}
 						err = fabs(t - want) / scale;
 						if (err > worst)
 							worst = err;
@@ -237,6 +258,8 @@ test_linear_nuts_grad(void)
 					}
 				}
 			}
+			CHECK(nyy == (form == 3), "form %d, intercept %d: %d entries of B B^T differ from N V",
+				  form, ic, nyy);
 			printf("  latent form %d, intercept %d: B B^T = N V to %.2g\n", form, ic, worst);
 			dpb_lin_ctx_free(c);
 			gsl_rng_free(rng);
@@ -287,6 +310,68 @@ test_linear_nuts_grad(void)
 				  k, rc[k].N, rc[k].eps, rc[k].set, got, rc[k].want);
 			dpb_release_free_stats(&r);
 		}
+	}
+
+	/*
+	 * The mixed form: features concentrated within their bounds (x ~ N(0,
+	 * 0.25^2), clip 1), y wide (y_bound 4), N = 1e4, epsilon 1, replace-one
+	 * (the grid's cell): the noise dominates every statistic but sum y^2.
+	 * "auto" takes the mixed form at d = 10 and the omega form at d = 5
+	 * (below DPB_LIN_MIXED_MIN_D)
+	 */
+	for (int d = 5; d <= 10; d += 5)
+	{
+		gsl_rng    *g = gsl_rng_alloc(gsl_rng_mt19937),
+				   *nz = gsl_rng_alloc(gsl_rng_mt19937);
+		int			N = 10000,
+					cl;
+		double	   *X = malloc(sizeof(double) * N * d),
+				   *Y = malloc(sizeof(double) * N),
+					share,
+					rest;
+		dpb_params	p;
+		dpb_release r;
+		dpb_infer_opts o;
+		dpb_lin_ctx *c;
+
+		gsl_rng_set(g, USEED(90 + d));
+		gsl_rng_set(nz, USEED(91 + d));
+		for (int i = 0; i < N; i++)
+		{
+			double		u = 0.5;
+
+			for (int j = 0; j < d; j++)
+			{
+				X[i * d + j] = 0.25 * gsl_ran_ugaussian(g);
+				u += (j % 2 ? -1.0 : 1.0) * X[i * d + j];
+			}
+			Y[i] = u + 0.5 * gsl_ran_ugaussian(g);
+		}
+		dpb_params_default(&p);
+		p.epsilon = 1;
+		p.delta = 0;
+		p.mechanism = DPB_MECH_LAPLACE;
+		p.neighbours = DPB_NB_REPLACE;
+		p.d = d;
+		p.y_bound = 4;
+		CHECK(sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, nz, &r, &cl) == 0, "mixed: release");
+		dpb_infer_opts_default(&o, &r);
+		o.lin.laplace_latent = 0;
+		c = dpb_lin_ctx_new(&r, &o);
+		share = dpb_lin_noise_shares(c, &rest);
+		dpb_lin_ctx_free(c);
+		CHECK(share < DPB_LIN_LATENT_SHARE && rest >= DPB_LIN_LATENT_SHARE,
+			  "mixed, d = %d: noise shares %.3f (all), %.3f (all but sum y^2)", d, share, rest);
+		dpb_infer_opts_default(&o, &r);
+		CHECK(dpb_lin_use_latent(&r, &o) == (d >= DPB_LIN_MIXED_MIN_D ? DPB_LIN_LATENT_MIXED : 0),
+			  "mixed, d = %d: auto takes form %d", d, dpb_lin_use_latent(&r, &o));
+		printf("  laplace_noise auto, d = %d: shares %.3f, %.3f (all but sum y^2): form %d\n", d,
+			   share, rest, dpb_lin_use_latent(&r, &o));
+		dpb_release_free_stats(&r);
+		free(X);
+		free(Y);
+		gsl_rng_free(g);
+		gsl_rng_free(nz);
 	}
 }
 

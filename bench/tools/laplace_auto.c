@@ -14,8 +14,11 @@
  * a - 0.7 b + ... + 0.5 (U - 0.5), y_bound 3, as regression test 26's
  * 300-row release; grid: bench_release_grid's data, x ~ N(0, 0.25^2),
  * y_bound 4), NSEEDS (comma-separated noise seeds; 1), SEED (the sampler's,
- * 7), FORM (auto, omega, latent, latent_chol; auto), CHAINS, WARMUP, DRAWS, TA
- * (target_accept), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
+ * 7), FORM (auto, omega, latent, latent_mixed,
+ * latent_chol; auto), CHAINS, WARMUP, DRAWS, TA
+ * (target_accept), NUISANCE (1: the draws of mu and Sigma too, for DUMP), RULE_ONLY (set: print the
+ * form that "auto" takes and the noise shares, all and all but sum y^2's;
+ * no run), POLAR (options polar), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
  * n_hat + k b] from the release's noisy count n_hat and its noise scale b,
  * b = sd / sqrt 2 for Laplace; NPRIOR_LO_ONLY=1: no upper bound; issue 26
  * item 3).  With N unknown, stderr also gets the share of the draws of n
@@ -121,6 +124,7 @@ main(void)
 					bulk = INFINITY,
 					tail = INFINITY,
 					share = NAN,
+					rest = NAN,
 				   *x;
 		int			v,
 					vr = 0,
@@ -138,7 +142,11 @@ main(void)
 		o.warmup = (int) envd("WARMUP", o.warmup);
 		o.draws = (int) envd("DRAWS", o.draws);
 		o.nuts.target_accept = envd("TA", o.nuts.target_accept);
+		o.nuisance = (int) envd("NUISANCE", 0);
+		if (getenv("POLAR") && *getenv("POLAR"))
+			o.lin.polar = (int) envd("POLAR", 0);
 		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 2 : strcmp(form, "latent_chol") == 0 ? 1 :
+			strcmp(form, "latent_mixed") == 0 ? DPB_LIN_LATENT_MIXED :
 			strcmp(form, "omega") == 0 ? 0 : -1;
 		if (envd("NPRIOR_K", 0) > 0 && !o.count.n_known)
 		{
@@ -156,16 +164,28 @@ main(void)
 
 			oc.lin.laplace_latent = 0;
 			c = dpb_lin_ctx_new(&r, &oc);
-			share = dpb_lin_noise_share(c);
+			share = dpb_lin_noise_shares(c, &rest);
 			dpb_lin_ctx_free(c);
 		}
 		latent = dpb_lin_use_latent(&r, &o);
+		if (getenv("RULE_ONLY"))
+		{
+			/* the form "auto" takes, the smallest share and the smallest
+			 * but sum y^2's, without running */
+			printf("| %s | %s | %d | %ld | %g | %lu | %s | %.3f | %.3f |\n", sql ? "sql" : "grid",
+				   ro ? "replace" : "add/remove", d, N, eps, nseed,
+				   latent == DPB_LIN_LATENT_MIXED ? "latent_mixed" : latent == 2 ? "latent" :
+				   latent ? "latent_chol" : "omega", share, rest);
+			dpb_release_free_stats(&r);
+			continue;
+		}
 		t0 = bench_now();
 		st = dpb_posterior_run(&r, &o, &dr, &err);
 		t = bench_now() - t0;
 		printf("| %s | %s | %d | %ld | %g | %lu | %llu | %s | %.3f | ", sql ? "sql" : "grid",
 			   ro ? "replace" : "add/remove", d, N, eps, nseed, (unsigned long long) o.seed,
-			   latent == 2 ? "latent" : latent ? "latent_chol" : "omega", share);
+			   latent == DPB_LIN_LATENT_MIXED ? "latent_mixed" : latent == 2 ? "latent" :
+			   latent ? "latent_chol" : "omega", share);
 		if (st != DPB_OK)
 		{
 			printf("FAIL (%s) |\n", err.msg);

@@ -5,7 +5,7 @@
  * chain's initial point: the median over REPS (default 7) of the mean time
  * of CALLS (default 2000) calls.  No server needed.
  *
- *   bench/tools/omega_grad D N EPS [laplace|gaussian] [omega|latent|latent_chol]
+ *   bench/tools/omega_grad D N EPS [laplace|gaussian] [omega|latent|latent_mixed|latent_chol]
  */
 #include "bench_util.h"
 #include "linear_model.h"
@@ -51,7 +51,10 @@ main(int argc, char **argv)
 	if (o.lin.xmoments == DPB_XMOM_NOISY)
 		o.lin.xmoments = DPB_XMOM_UPDATE;
 	o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 2 :
-		strcmp(form, "latent_chol") == 0 ? 1 : 0;
+		strcmp(form, "latent_chol") == 0 ? 1 :
+		strcmp(form, "latent_mixed") == 0 ? DPB_LIN_LATENT_MIXED : 0;
+	/* the mixed form in its default coordinates (polar from d = 8) */
+	o.lin.polar = o.lin.laplace_latent == DPB_LIN_LATENT_MIXED && d >= DPB_LIN_MIXED_MIN_D;
 	c = dpb_lin_ctx_new(&r, &o);
 	if (c == NULL)
 	{

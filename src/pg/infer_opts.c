@@ -495,7 +495,7 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 			char	   *m;
 
 			if (val.type != jbvString)
-				bad_option(key, "\"auto\", \"omega\", \"latent\" or \"latent_chol\" is expected.");
+				bad_option(key, "\"auto\", \"omega\", \"latent\", \"latent_mixed\" or \"latent_chol\" is expected.");
 			m = pnstrdup(val.val.string.val, val.val.string.len);
 			if (strcmp(m, "auto") == 0)
 				o->lin.laplace_latent = -1;
@@ -505,8 +505,10 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				o->lin.laplace_latent = 2;
 			else if (strcmp(m, "latent_chol") == 0)
 				o->lin.laplace_latent = 1;
+			else if (strcmp(m, "latent_mixed") == 0)
+				o->lin.laplace_latent = DPB_LIN_LATENT_MIXED;
 			else
-				bad_option(key, "\"auto\", \"omega\", \"latent\" or \"latent_chol\" is expected.");
+				bad_option(key, "\"auto\", \"omega\", \"latent\", \"latent_mixed\" or \"latent_chol\" is expected.");
 		}
 		else if (strcmp(key, "sampler") == 0)
 		{

@@ -6,6 +6,8 @@
 
 #include "linalg.h"
 
+#include <gsl/gsl_sf_erf.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +84,48 @@ dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D, const d
 	for (k = 0; k < n; k++)
 		mbar[k] *= N;
 	return dpb_isfinite(*lik) ? 0 : 1;
+}
+
+/* log erfcx(x) and its derivative 2x - 2 / (sqrt(pi) erfcx(x)) */
+static double
+log_erfcx(double x, double *d)
+{
+	if (x >= 0)
+	{
+		/* erfcx(x) = sqrt(2 / pi) / h(sqrt 2 x), h the normal hazard */
+		double		h = gsl_sf_hazard(M_SQRT2 * x);
+
+		*d = 2 * x - M_SQRT2 * h;
+		return 0.5 * log(2 / M_PI) - log(h);
+	}
+	else
+	{
+		double		e = gsl_sf_erfc(x);	/* in (1, 2] */
+
+		*d = 2 * x - M_2_SQRTPI * exp(-x * x) / e;
+		return x * x + log(e);
+	}
+}
+
+double
+dpb_laplace_gauss_logconv(double r, double v, double b, double *dr, double *dv)
+{
+	double		s2v = sqrt(2 * v),
+				x1 = (v / b - r) / s2v,
+				x2 = (v / b + r) / s2v,
+				d1,
+				d2,
+				l1 = log_erfcx(x1, &d1),
+				l2 = log_erfcx(x2, &d2),
+				lm = fmax(l1, l2),
+				w1 = exp(l1 - lm),
+				w2 = exp(l2 - lm),
+				ws = w1 + w2;
+
+	w1 /= ws;
+	w2 /= ws;
+	*dr = -r / v + (w2 * d2 - w1 * d1) / s2v;
+	*dv = 0.5 * r * r / (v * v) +
+		(w1 * d1 * (1 / b + r / v) + w2 * d2 * (1 / b - r / v)) / (2 * s2v);
+	return -M_LN2 - 0.5 * r * r / v + lm + log(ws);
 }

@@ -23,4 +23,16 @@ int			dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D,
 								  double *Wbar, double *mbar, double *lik,
 								  double *dlik_dN);
 
+/*
+ * The Laplace-Gaussian convolution (the density of g + l, g ~ N(0, v),
+ * l ~ Laplace(b)) at r, times 2b so that it tends to exp(-|r| / b) as
+ * v -> 0: log f = -log 2 - r^2 / (2v) + log(erfcx(x1) + erfcx(x2)),
+ * x1,2 = (v / b -/+ r) / sqrt(2v) (erfcx(x) = e^{x^2} erfc(x), from GSL's
+ * hazard function for x >= 0, so that neither e^{v / 2b^2} nor erfc of a
+ * large argument is formed).  Its derivatives in r and v into *dr and *dv.
+ * Used where one statistic's latent part and its Laplace noise are
+ * integrated out together (linear_model.c, the mixed root form).
+ */
+double		dpb_laplace_gauss_logconv(double r, double v, double b, double *dr, double *dv);
+
 #endif

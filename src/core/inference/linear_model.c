@@ -56,6 +56,11 @@ struct dpb_lin_ctx
 				laplace,
 				eta_aug,		/* laplace: latent s = N m + chol(N V) eta (1),
 								 * or N m + sqrt(N) B eta (2, the root form) */
+				ymarg,			/* the root form with s_yy's own part and its
+								 * noise integrated out (the mixed form) */
+				kyy,			/* the statistic sum y^2 */
+				polar,			/* the slopes and sigma in polar coordinates */
+				ipol,			/* phi's index of log C (polar) */
 				nlat,			/* latent coordinates (eta) */
 				dim_phi;		/* dim without eta */
 	double	   *rx;				/* root form scratch: 6 q x q + 3 q */
@@ -163,12 +168,21 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->nmu = (o->lin.xmoments == DPB_XMOM_UPDATE && c->ic) ? c->d : 0;
 	c->nchol = o->lin.xmoments == DPB_XMOM_UPDATE ? c->d * (c->d + 1) / 2 : 0;
 	c->nunk = o->count.n_known ? 0 : 1;
-	c->dim = c->p + 1 + c->nmu + c->nchol + c->nunk;
+	c->polar = o->lin.polar > 0 && c->d >= 2;	/* polar_chain */
+	c->ipol = c->p + 1 + c->nmu + c->nchol;
+	c->dim = c->p + 1 + c->nmu + c->nchol + c->polar + c->nunk;
 	c->laplace = r->p.mechanism == DPB_MECH_LAPLACE;
 	c->dim_phi = c->dim;
 	c->eta_aug = c->laplace && o->lin.laplace_latent ? o->lin.laplace_latent : 0;
+	/* the mixed form: the root form without G_yy (likelihood_root) */
+	if (c->eta_aug == DPB_LIN_LATENT_MIXED)
+	{
+		c->eta_aug = 2;
+		c->ymarg = 1;
+	}
 	/* the root form: xi (d + 1) and the symmetric G ((d + 1)(d + 2) / 2) */
-	c->nlat = c->eta_aug == 2 ? (c->d + 1) + (c->d + 1) * (c->d + 2) / 2 : c->eta_aug ? c->n : 0;
+	c->nlat = c->eta_aug == 2 ? (c->d + 1) + (c->d + 1) * (c->d + 2) / 2 - c->ymarg :
+		c->eta_aug ? c->n : 0;
 	c->dim += c->nlat;
 	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
@@ -213,8 +227,18 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 			for (size_t e = a; e < q; e++, t++)
 				c->pk[a * q + e] = c->pk[e * q + a] = (int) t;
 	}
+	c->kyy = -1;
 	for (k = 0; k < (int) n; k++)
+	{
 		dpb_layout_linear_factors(&c->L, k, &c->ia[k], &c->ib[k]);
+		if (c->ia[k] == c->p && c->ib[k] == c->p)
+			c->kyy = k;
+	}
+	if (c->ymarg && c->kyy < 0)
+	{
+		dpb_lin_ctx_free(c);
+		return NULL;
+	}
 	if (c->eta_aug == 0)
 	{
 		/* the pair (k, l <= k) adds to Zs at (ae, bf) and (af, be), each
@@ -253,8 +277,8 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 			b += len[k];
 		}
 	}
-	/* the root form with Sigma fixed: its Cholesky factor, once */
-	if (c->eta_aug == 2 && !c->nchol)
+	/* the root and polar forms with Sigma fixed: its Cholesky factor, once */
+	if ((c->eta_aug == 2 || c->polar) && !c->nchol)
 	{
 		memcpy(c->Lc, o->lin.x_cov, sizeof(double) * d * d);
 		if (dpb_chol(c->Lc, (int) d, NULL) != DPB_OK)
@@ -327,8 +351,6 @@ unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
 				k;
 	const double *ph = phi + p + 1;
 
-	memcpy(c->theta, phi, sizeof(double) * p);
-	c->sigma2 = exp(2 * phi[p]);
 	if (c->nmu)
 		memcpy(c->mu, ph, sizeof(double) * d);
 	else
@@ -352,6 +374,34 @@ unpack(dpb_lin_ctx *c, const double *phi, double *dNdu, double *logjac,
 	}
 	else
 		memcpy(c->Sigma, o->lin.x_cov, sizeof(double) * d * d);
+	memcpy(c->theta, phi, sizeof(double) * p);
+	c->sigma2 = exp(2 * phi[p]);
+	if (c->polar)
+	{
+		/* sigma^2 = C s, r_x = L^T theta_x = t w_x / |w_x|, t^2 = C (1 - s) */
+		const double *w = phi + c->ic;
+		double		ww = 0,
+					C = exp(phi[c->ipol]),
+					lam = phi[p],
+					s = lam >= 0 ? 1 / (1 + exp(-lam)) : exp(lam) / (1 + exp(lam)),
+					f;
+
+		for (j = 0; j < d; j++)
+			ww += w[j] * w[j];
+		c->sigma2 = C * s;
+		f = sqrt(C * (1 - s) / ww);
+		if (!(ww > 0) || !dpb_isfinite(f))
+			return 1;
+		/* theta_x = L^-T r_x (back substitution) */
+		for (j = d - 1; j >= 0; j--)
+		{
+			double		t = f * w[j];
+
+			for (i = j + 1; i < d; i++)
+				t -= c->Lc[i * d + j] * c->theta[c->ic + i];
+			c->theta[c->ic + j] = t / c->Lc[j * d + j];
+		}
+	}
 	if (c->ic)
 		for (j = 0; j < d; j++)
 			c->theta[0] -= c->theta[1 + j] * c->mu[j];
@@ -558,7 +608,8 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 				N = c->N,
 				rN = sqrt(N),
 				lik = 0,
-				dN = 0;
+				dN = 0,
+				ydv = 0;
 	const double *xi = lat,
 			   *eta = lat + d + 1;
 
@@ -575,7 +626,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 	/* G, u = A xi */
 	memset(G, 0, sizeof(double) * q * q);
 	for (a = 0, k = 0; a <= d; a++)
-		for (b = a; b <= d; b++, k++)
+		for (b = a; b <= d && !(c->ymarg && a == d); b++, k++)
 			G[(ic + a) * q + ic + b] = G[(ic + b) * q + ic + a] =
 				a == b ? M_SQRT2 * eta[k] : eta[k];
 	for (a = 0; a < q; a++)
@@ -618,7 +669,23 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 
 		c->m[k] = m;
 		c->s[k] = s;
-		lik -= fabs(r) / c->bscale[k];
+		if (k == c->kyy && c->ymarg)
+		{
+			/*
+			 * the mixed form: s_yy = s + sqrt(2N) sigma^2 eta_yy, and eta_yy
+			 * enters no other statistic; with it and the noise integrated
+			 * out, z_yy - s ~ N(0, v = 2 N sigma^4) * Laplace(b)
+			 */
+			double		dr,
+						dv,
+						v = 2 * N * c->sigma2 * c->sigma2;
+
+			lik += dpb_laplace_gauss_logconv(r, v, c->bscale[k], &dr, &dv);
+			sb = -dr;			/* d lik / d s */
+			ydv = dv;
+		}
+		else
+			lik -= fabs(r) / c->bscale[k];
 		c->mbar[k] = N * sb;
 		dN += sb * (m + 0.5 * S[ka * q + kb] / rN);
 		if (ka == kb)
@@ -665,7 +732,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 	}
 	/* eta: Gbar = rN A^T E A = rN A^T T */
 	for (a = 0, k = 0; a <= d; a++)
-		for (b = a; b <= d; b++, k++)
+		for (b = a; b <= d && !(c->ymarg && a == d); b++, k++)
 		{
 			double		t = 0;
 
@@ -684,6 +751,12 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 				t += T[a * q + e] * G[e * q + b];
 			Abar[a * q + b] = 2 * rN * t + ub[a] * xi[b - ic];
 		}
+	/* the mixed form: v = 2 N A_yy^4 */
+	if (c->ymarg)
+	{
+		Abar[p * q + p] += ydv * 8 * N * c->sigma2 * A[p * q + p];
+		dN += ydv * 2 * c->sigma2 * c->sigma2;
+	}
 	c->dlik_dN = dN;
 	c->lik = lik;
 	return dpb_isfinite(lik) ? 0 : 1;
@@ -845,6 +918,70 @@ moments_vjp_omega(dpb_lin_ctx *c)
 	c->dlik_dN = 0.5 * F * iN + am;
 }
 
+/*
+ * The polar coordinates (o->lin.polar, d >= 2): l = log C (at ipol, C =
+ * theta_x' Sigma theta_x + sigma^2, the variance of y), lambda = logit(s)
+ * (at log sigma's slot, s = sigma^2 / C = 1 - R^2) and w_x (theta_x's
+ * slots): sigma^2 = C s and r_x = L^T theta_x = t w_x / |w_x|, t^2 =
+ * C (1 - s).  The density of (l, lambda, w_x) is that of (theta_x,
+ * sigma^2) times the Jacobians 1 / |L| (theta_x -> r_x; added by the
+ * caller with L's gradient when L is a parameter), t^(d-1) (r_x in polar
+ * coordinates), C / (2t) ((t, sigma^2) -> (C, s)), C and s (1 - s) (the
+ * logs), times N(w_x; 0, I) (the radius of w_x is auxiliary: w_x / |w_x|
+ * is uniform on the sphere).  Where the release pins only C (sum y^2
+ * data-dominated, the slopes' statistics noise-dominated) the posterior
+ * of (theta_x, sigma) is a thin shell around C's sphere; here C is one
+ * coordinate.  From s2bar and the final thetabar: the gradient in (l,
+ * lambda, w_x) into grad, and g = L^-1 thetabar_x into pg for L's.
+ * Returns the log Jacobian (less the 1 / |L|).
+ */
+static double
+polar_chain(dpb_lin_ctx *c, const double *phi, double s2bar, const double *thbar,
+			double *grad, double *pg)
+{
+	int			d = c->d,
+				ic = c->ic,
+				p = c->p,
+				q = c->q,
+				i,
+				j;
+	const double *w = phi + ic;
+	double		ww = 0,
+				C = exp(phi[c->ipol]),
+				lam = phi[p],
+				s = lam >= 0 ? 1 / (1 + exp(-lam)) : exp(lam) / (1 + exp(lam)),
+				ls = lam >= 0 ? -log1p(exp(-lam)) : lam - log1p(exp(lam)),	/* log s */
+				l1s = lam >= 0 ? -lam - log1p(exp(-lam)) : -log1p(exp(lam)),	/* log (1 - s) */
+				t = sqrt(C * (1 - s)),
+				nn,
+				R = 0;
+
+	for (j = 0; j < d; j++)
+		ww += w[j] * w[j];
+	nn = sqrt(ww);
+	/* the root form's A_yy = sigma */
+	if (c->eta_aug == 2)
+		s2bar += 0.5 * c->rx[5 * q * q + p * q + p] / sqrt(c->sigma2);
+	/* rbar_x = L^-1 thetabar_x (forward substitution); R = rbar_x . u */
+	for (i = 0; i < d; i++)
+	{
+		double		v = thbar[ic + i];
+
+		for (j = 0; j < i; j++)
+			v -= c->Lc[i * d + j] * pg[j];
+		pg[i] = v / c->Lc[i * d + i];
+		R += pg[i] * w[i] / nn;
+	}
+	/* l: sigma^2 = C s, t = sqrt(C (1 - s)); Jacobian (d - 2) / 2 (l +
+	 * log(1 - s)) + 2 l + log s + log(1 - s) */
+	grad[c->ipol] = s2bar * c->sigma2 + 0.5 * R * t + 0.5 * (d - 2) + 2;
+	grad[p] = s2bar * C * s * (1 - s) - 0.5 * R * t * s - 0.5 * (d - 2) * s + (1 - s) - s;
+	/* w_x: r_x = t u, u = w_x / |w_x|: wbar = t (g - u (u . g)) / |w_x| */
+	for (j = 0; j < d; j++)
+		grad[ic + j] = t * (pg[j] - w[j] / nn * R) / nn - w[j];
+	return 0.5 * (d - 2) * (phi[c->ipol] + l1s) + 2 * phi[c->ipol] + ls + l1s - 0.5 * ww;
+}
+
 double
 dpb_lin_logp(const double *phi, double *grad, void *vctx)
 {
@@ -866,6 +1003,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 				s2bar,
 				quadp = 0,
 				gc[DPB_MAX_D + 1],
+				pg[DPB_MAX_D],	/* polar: L^-1 thetabar_x */
 				Ct;
 	double	   *thbar = c->thbar,
 			   *mubar = c->tmp;	/* d <= n */
@@ -984,11 +1122,16 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 			thbar[1 + j] -= thbar[0] * c->mu[j];
 		}
 	memcpy(grad, thbar, sizeof(double) * p);
-	/* log sigma: sigma^2 = exp(2 ls), Jacobian 2 ls */
-	grad[p] = 2 * s2 * s2bar + 2;
-	lp += 2 * phi[p];
-	if (c->eta_aug == 2)
-		grad[p] += sqrt(s2) * c->rx[5 * q * q + p * q + p];
+	if (c->polar)
+		lp += polar_chain(c, phi, s2bar, thbar, grad, pg);
+	else
+	{
+		/* log sigma: sigma^2 = exp(2 ls), Jacobian 2 ls */
+		grad[p] = 2 * s2 * s2bar + 2;
+		lp += 2 * phi[p];
+		if (c->eta_aug == 2)
+			grad[p] += sqrt(s2) * c->rx[5 * q * q + p * q + p];
+	}
 
 	if (c->nchol)
 	{
@@ -1073,6 +1216,22 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 			}
 		if (c->nmu)
 			memcpy(grad + p + 1, mubar, sizeof(double) * d);
+		/* polar: theta_x = L^-T r_x, so Lbar_ij -= g_j theta_i (i >= j),
+		 * and the Jacobian -sum log L_ii */
+		if (c->polar)
+			for (i = 0, k = 0; i < d; i++)
+				for (j = 0; j <= i; j++, k++)
+				{
+					double		t = -pg[j] * c->theta[ic + i];
+
+					if (i == j)
+					{
+						grad[p + 1 + c->nmu + k] += t * c->Lc[i * d + i] - 1;
+						lp -= ph[k];
+					}
+					else
+						grad[p + 1 + c->nmu + k] += t;
+				}
 	}
 	if (c->nunk)
 		grad[c->dim_phi - 1] = (dn + c->dlik_dN) * dNdu + dlogjac;
@@ -1248,6 +1407,46 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 	if (ic)
 		for (j = 0; j < d; j++)
 			phi[0] += phi[1 + j] * (c->nmu ? phi[p + 1 + j] : o->x_mean[j]);
+	/* polar: (theta_x, log sigma) -> (w_x, lambda, log C), |w_x| = sqrt d */
+	if (c->polar)
+	{
+		double		r[DPB_MAX_D],
+					t2 = 0,
+					s2i = exp(2 * phi[p]);
+		const double *ph = phi + p + 1 + c->nmu;
+
+		if (c->nchol)
+			for (i = 0, k = 0; i < d; i++)
+				for (j = 0; j <= i; j++, k++)
+					A[i * d + j] = i == j ? exp(ph[k]) : ph[k];
+		else
+			memcpy(A, c->Lc, sizeof(double) * d * d);
+		for (j = 0; j < d; j++)
+		{
+			double		t = 0;
+
+			for (i = j; i < d; i++)
+				t += A[i * d + j] * phi[ic + i];
+			r[j] = t;
+			t2 += t * t;
+		}
+		if (!(t2 > 1e-12 * s2i))
+		{
+			/* no slope: a random direction, R^2 1e-6 */
+			for (j = 0, t2 = 0; j < d; j++)
+			{
+				r[j] = gsl_ran_ugaussian(rng);
+				t2 += r[j] * r[j];
+			}
+			for (j = 0; j < d; j++)
+				r[j] *= sqrt(1e-6 * s2i / t2);
+			t2 = 1e-6 * s2i;
+		}
+		for (j = 0; j < d; j++)
+			phi[ic + j] = r[j] * sqrt(d / t2);
+		phi[p] = log(s2i / t2);	/* logit(s2 / C) */
+		phi[c->ipol] = log(t2 + s2i);
+	}
 }
 
 /*
@@ -1263,6 +1462,12 @@ dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi)
 double
 dpb_lin_noise_share(dpb_lin_ctx *c)
 {
+	return dpb_lin_noise_shares(c, NULL);
+}
+
+double
+dpb_lin_noise_shares(dpb_lin_ctx *c, double *rest)
+{
 	gsl_rng    *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	double	   *phi = malloc(sizeof(double) * c->dim),
 				a,
@@ -1271,6 +1476,8 @@ dpb_lin_noise_share(dpb_lin_ctx *c)
 				share = NAN;
 	int			k;
 
+	if (rest)
+		*rest = NAN;
 	if (rng == NULL || phi == NULL)
 		goto out;
 	gsl_rng_set(rng, 1);
@@ -1279,6 +1486,8 @@ dpb_lin_noise_share(dpb_lin_ctx *c)
 		goto out;
 	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
 	share = INFINITY;
+	if (rest)
+		*rest = INFINITY;
 	for (k = 0; k < c->n; k++)
 	{
 		double		nv = 2 * c->bscale[k] * c->bscale[k],
@@ -1290,6 +1499,8 @@ dpb_lin_noise_share(dpb_lin_ctx *c)
 
 		if (!(sh >= share))
 			share = sh;
+		if (rest && k != c->kyy && !(sh >= *rest))
+			*rest = sh;
 	}
 out:
 	if (rng)
@@ -1303,7 +1514,8 @@ dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
 {
 	dpb_infer_opts oc;
 	dpb_lin_ctx *c;
-	double		share;
+	double		share,
+				rest;
 
 	if (r->model != DPB_MODEL_LINEAR || r->p.mechanism != DPB_MECH_LAPLACE ||
 		o->method != DPB_METHOD_NOISE_AWARE)
@@ -1317,9 +1529,11 @@ dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o)
 	c = dpb_lin_ctx_new(r, &oc);
 	if (c == NULL)
 		return -1;
-	share = dpb_lin_noise_share(c);
+	share = dpb_lin_noise_shares(c, &rest);
 	dpb_lin_ctx_free(c);
-	return share >= DPB_LIN_LATENT_SHARE ? 2 : 0;
+	return share >= DPB_LIN_LATENT_SHARE ? 2 :
+		rest >= DPB_LIN_LATENT_SHARE && r->d >= DPB_LIN_MIXED_MIN_D &&
+		o->count.n_hat >= DPB_LIN_MIXED_MIN_N ? DPB_LIN_LATENT_MIXED : 0;
 }
 
 /*
@@ -1397,6 +1611,11 @@ dpb_linear_nuts_run(const dpb_release *r, const dpb_infer_opts *o, dpb_draws *ou
 		dpb_err_set(err, "out of memory", NULL);
 		return DPB_ENOMEM;
 	}
+	/* the polar coordinates: with the mixed form from DPB_LIN_MIXED_MIN_D
+	 * features on (linear_model.h) */
+	if (oc.lin.polar < 0)
+		oc.lin.polar = r->p.mechanism == DPB_MECH_LAPLACE &&
+			oc.lin.laplace_latent == DPB_LIN_LATENT_MIXED && r->d >= DPB_LIN_MIXED_MIN_D;
 	/*
 	 * The latent forms with N known (replace-one) and N below
 	 * DPB_LIN_LATENT_TA_MAX_N: target_accept 0.9 when it is the default 0.8.

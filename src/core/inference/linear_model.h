@@ -12,7 +12,11 @@
  * n_sd softplus(u): the root form (options laplace_noise "latent", the
  * default's) s = N m + sqrt(N) (mv u^T + u mv^T + A G A^T) with A A^T the
  * covariance of one record's [x, y], u = A xi, G symmetric Gaussian, at
- * O(d^3) per gradient; or the Cholesky form ("latent_chol") s = N m +
+ * O(d^3) per gradient; the mixed form ("latent_mixed", by default where
+ * the noise dominates every statistic but sum y^2, from d = 8 and N =
+ * 1000), the root form without G_yy, whose part of s_yy is integrated out
+ * with s_yy's Laplace noise in closed form, the slopes and sigma in polar
+ * coordinates (polar_chain); or the Cholesky form ("latent_chol") s = N m +
  * chol(N V) eta, O(d^6).  The priors
  * are those of Gibbs-SS (gibbs_linear.h).  See docs/posterior.md,
  * "Linear regression: the default sampler".
@@ -61,11 +65,15 @@ void		dpb_lin_init(dpb_lin_ctx *c, gsl_rng *rng, double *phi);
  * variance, 2 b_k^2 / (2 b_k^2 + N V_kk), at the release's own moments
  * (Laplace releases).  NaN on failure. */
 double		dpb_lin_noise_share(dpb_lin_ctx *c);
+/* The same, and in *rest (unless NULL) the smallest over the statistics
+ * other than sum y^2. */
+double		dpb_lin_noise_shares(dpb_lin_ctx *c, double *rest);
 
 /*
  * Laplace releases: whether the NUTS sampler uses a latent form (options
- * laplace_noise "latent": 2, the root form; "latent_chol": 1, the Cholesky
- * form) or the omega scale mixture ("omega", 0).  The default ("auto",
+ * laplace_noise "latent": 2, the root form; "latent_mixed":
+ * DPB_LIN_LATENT_MIXED; "latent_chol": 1, the Cholesky form) or the omega
+ * scale mixture ("omega", 0).  The default ("auto",
  * o->lin.laplace_latent = -1) takes the root form when the noise's share
  * of every statistic's variance, dpb_lin_noise_share, is at least
  * DPB_LIN_LATENT_SHARE (measured: bench/results/laplace_auto.md,
@@ -73,6 +81,35 @@ double		dpb_lin_noise_share(dpb_lin_ctx *c);
  * memory.
  */
 #define DPB_LIN_LATENT_SHARE 0.75
+/* o->lin.laplace_latent of the mixed form ("latent_mixed"): the root form
+ * with the part of sum y^2 that no other statistic shares (G_yy's term,
+ * variance 2 N sigma^4) and its Laplace noise integrated out in closed form
+ * (dpb_laplace_gauss_logconv).  "auto" takes it when every statistic but
+ * sum y^2 has a noise share of at least DPB_LIN_LATENT_SHARE, sum y^2 has
+ * less, and d >= DPB_LIN_MIXED_MIN_D */
+#define DPB_LIN_LATENT_MIXED 3
+/*
+ * From this many features on, "auto" takes the mixed form where its rule
+ * holds, and the mixed form's coordinates are by default the polar ones
+ * (o->lin.polar, linear_model.c polar_chain).  At d = 10 the mixed form
+ * needs them (replace-one, N = 1e4, epsilon 1: 947 -> 117 gradients per
+ * iteration; N = 1e6, epsilon 0.1: R-hat 1.04 -> converged) and is 4-10
+ * times faster than the omega form.  Below: at d = 5 the mixed form without
+ * them was no faster than the omega form and once short of tail ESS
+ * (replace-one, N = 1e4, epsilon 1: 374); at d = 2 (SBC, 1000
+ * replications, N = 100, epsilon 0.5, the mixed form forced) with them it
+ * was miscalibrated (sigma's rank p 3e-5) where either alone was not
+ * (bench/results/laplace_mixed.md)
+ */
+#define DPB_LIN_MIXED_MIN_D 8
+/*
+ * ... and from this many records on (the known N, or the released count):
+ * at N = 100 (d = 10, epsilon 10, replace-one) one of two sampler seeds
+ * left a chain stuck (R-hat 1.53, 49 divergent transitions) where the
+ * omega form takes 20 s; the polar coordinates tie theta to L_Sigma, and
+ * at small N Sigma is weakly identified (bench/results/laplace_mixed.md)
+ */
+#define DPB_LIN_MIXED_MIN_N 1000
 /* the root form's metric is dense (from the first slow window) up to this
  * many coordinates, diagonal above (bench/results/laplace_fast.md) */
 #define DPB_LIN_ROOT_DENSE_DIM 100

@@ -94,6 +94,11 @@ typedef struct dpb_linear_opts
 	 * "auto") = chosen from the release by dpb_lin_use_latent
 	 * (linear_model.h) */
 	int			laplace_latent;
+	/* NUTS: 1 = the slopes and sigma in polar coordinates, (L_Sigma^T
+	 * theta_x, sigma) = sqrt(C) w / |w| with C = theta_x' Sigma theta_x +
+	 * sigma^2 the variance of y (linear_model.h); 0 = theta and log sigma;
+	 * -1 (default, "auto") = chosen with laplace_latent */
+	int			polar;
 } dpb_linear_opts;
 
 /* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
