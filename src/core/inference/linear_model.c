@@ -33,6 +33,7 @@
 #include "nuts_chains.h"
 
 #include <gsl/gsl_cblas.h>	/* cblas_dtrsm (OpenBLAS) */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
@@ -99,6 +100,15 @@ struct dpb_lin_ctx
 			   *s,
 			   *tmp;
 	gsl_rng    *rng;
+	int			clamp;			/* y's clamping modelled (o->lin.clamp) */
+	double		Bc,				/* its bound, y_bound */
+				cm0,			/* the unclamped mv_y, C_yy, C_xy */
+				cs0,
+				cxy0[DPB_MAX_D + 1],
+				cr[DPB_MAX_D],	/* the root form: r = L^T theta_x, |r|^2, A_yy */
+				cr2,
+				cayy;
+	dpb_lin_clamp cl;
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D];
 };
@@ -186,6 +196,8 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->dim += c->nlat;
 	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
+	c->clamp = o->lin.clamp && r->model == DPB_MODEL_LINEAR && r->p.y_bound > 0;
+	c->Bc = r->p.y_bound;
 	n = c->n;
 	q = c->q;
 	d = c->d;
@@ -428,6 +440,180 @@ dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta, double *sigma2,
 	*N = c->N;
 }
 
+void
+dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *o)
+{
+	double		s = sqrt(s2),
+				al = (-B - m) / s,
+				be = (B - m) / s,
+				Pa = gsl_cdf_ugaussian_P(al),	/* the lower tail, clamped at -B */
+				Qb = gsl_cdf_ugaussian_Q(be),	/* the upper tail, clamped at B */
+				fa = gsl_ran_ugaussian_pdf(al),
+				fb = gsl_ran_ugaussian_pdf(be),
+				omp = Pa + Qb,
+				P,
+				D1,
+				D2,
+				E1,
+				T1,
+				dE2ds,
+				dVds,
+				dPds;
+
+	/* P = Phi(beta) - Phi(alpha) from the side where it keeps its digits */
+	if (al > 0)
+		P = gsl_cdf_ugaussian_Q(al) - Qb;
+	else if (be < 0)
+		P = gsl_cdf_ugaussian_P(be) - Pa;
+	else
+		P = 1 - omp;
+	/* E[y_c] - m and E[y_c^2] - m^2 - s^2, then Var(y_c) - s^2 */
+	D1 = -m * omp + s * (fa - fb) + B * (Qb - Pa);
+	D2 = (B * B - m * m - s2) * omp + s * ((m - B) * fa - (m + B) * fb);
+	E1 = m + D1;
+	o->mean = E1;
+	o->dvar = D2 - D1 * (2 * m + D1);
+	o->var = s2 + o->dvar;
+	o->P = P;
+	o->omp = omp;
+	/* d/dm E[g(y)] = E[g'(y)], d/ds E[g(y)] = E[g'(y) z]: E[y_c] has g' =
+	 * 1{|y| < B}, E[y_c^2] has 2 y 1{|y| < B} */
+	T1 = m * P + s * (fa - fb);	/* E[y 1{|y| < B}] */
+	dE2ds = 2 * (m * (fa - fb) + s * (P + (isfinite(al) ? al * fa : 0) -
+									 (isfinite(be) ? be * fb : 0)));
+	o->dmean_dm = P;
+	o->dmean_ds2 = (fa - fb) / (2 * s);
+	o->dvar_dm = 2 * T1 - 2 * E1 * P;
+	dVds = dE2ds - 2 * E1 * (fa - fb);
+	o->dvar_ds2 = dVds / (2 * s);
+	o->dP_dm = (fa - fb) / s;
+	dPds = ((isfinite(al) ? al * fa : 0) - (isfinite(be) ? be * fb : 0)) / s;
+	o->dP_ds2 = dPds / (2 * s);
+}
+
+/*
+ * The clamp in the joint moments (after dpb_linear_joint_moments): mv_y,
+ * C_yy and C_xy become E[y_c], Var(y_c) and P C_xy; the originals are kept
+ * for clamp_vjp
+ */
+static void
+clamp_fwd(dpb_lin_ctx *c)
+{
+	int			p = c->p,
+				q = c->q;
+
+	if (!c->clamp)
+		return;
+	c->cm0 = c->mv[p];
+	c->cs0 = c->C[p * q + p];
+	dpb_lin_clamp_moments(c->cm0, c->cs0, c->Bc, &c->cl);
+	c->mv[p] = c->cl.mean;
+	c->C[p * q + p] = c->cl.var;
+	for (int a = 0; a < p; a++)
+	{
+		c->cxy0[a] = c->C[a * q + p];
+		c->C[a * q + p] = c->C[p * q + a] = c->cl.P * c->cxy0[a];
+	}
+}
+
+/*
+ * The adjoints of the clamped (mv_y, C_yy, C_xy) (and, in the root form,
+ * of A's row y: A_yx = P r^T, r = L^T theta_x, A_yy = sqrt(W), W = Var(y_c)
+ * - P^2 |r|^2) back to the unclamped ones, in place in mvbar and Cbar; C
+ * and mv are restored.  Returns what |r|^2's adjoint adds to sigma^2's
+ * (|r|^2 = C_yy - sigma^2: its adjoint goes into Cbar_yy and out of
+ * sigma^2's).
+ */
+static double
+clamp_vjp(dpb_lin_ctx *c)
+{
+	int			p = c->p,
+				q = c->q,
+				a;
+	const dpb_lin_clamp *k = &c->cl;
+	double		Eb = c->mvbar[p],
+				Vb = c->Cbar[p * q + p],
+				Pb = 0,
+				r2b = 0;
+
+	if (!c->clamp)
+		return 0;
+	for (a = 0; a < p; a++)
+	{
+		double		g = c->Cbar[a * q + p] + c->Cbar[p * q + a];
+
+		Pb += g * c->cxy0[a];
+		c->Cbar[a * q + p] = g * k->P;
+		c->Cbar[p * q + a] = 0;
+	}
+	if (c->eta_aug == 2)
+	{
+		double	   *Abar = c->rx + 5 * q * q,
+					Wb;
+
+		for (a = 0; a < c->d; a++)
+		{
+			Pb += Abar[p * q + c->ic + a] * c->cr[a];
+			Abar[p * q + c->ic + a] *= k->P;
+		}
+		Wb = Abar[p * q + p] / (2 * c->cayy);
+		Abar[p * q + p] = 0;
+		Vb += Wb;
+		Pb -= 2 * k->P * c->cr2 * Wb;
+		r2b = -k->P * k->P * Wb;
+	}
+	c->mvbar[p] = Eb * k->dmean_dm + Vb * k->dvar_dm + Pb * k->dP_dm;
+	c->Cbar[p * q + p] = Eb * k->dmean_ds2 + Vb * k->dvar_ds2 + Pb * k->dP_ds2 + r2b;
+	c->mv[p] = c->cm0;
+	c->C[p * q + p] = c->cs0;
+	for (a = 0; a < p; a++)
+		c->C[a * q + p] = c->C[p * q + a] = c->cxy0[a];
+	return -r2b;
+}
+
+/* m and V (both triangles) from the clamped mv and C (Isserlis) */
+static void
+stat_moments_full(dpb_lin_ctx *c, double *m, double *V)
+{
+	int			n = c->n,
+				q = c->q;
+	const double *C = c->C,
+			   *mv = c->mv;
+
+	for (int k = 0; k < n; k++)
+	{
+		int			a = c->ia[k],
+					b = c->ib[k];
+
+		m[k] = C[a * q + b] + mv[a] * mv[b];
+		for (int l = 0; l <= k; l++)
+		{
+			int			e = c->ia[l],
+						f = c->ib[l];
+
+			V[k * n + l] = V[l * n + k] =
+				C[a * q + e] * C[b * q + f] + C[a * q + f] * C[b * q + e]
+				+ mv[a] * mv[e] * C[b * q + f] + mv[a] * mv[f] * C[b * q + e]
+				+ mv[b] * mv[e] * C[a * q + f] + mv[b] * mv[f] * C[a * q + e];
+		}
+	}
+}
+
+/* m and V of one record's statistics at the unpacked parameters, with the
+ * clamp when it is on (C and mv restored) */
+static void
+lin_stat_moments(dpb_lin_ctx *c, double *m, double *V)
+{
+	if (!c->clamp)
+	{
+		dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, m, V);
+		return;
+	}
+	dpb_linear_joint_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->mv, c->C);
+	clamp_fwd(c);
+	stat_moments_full(c, m, V);
+}
+
 /*
  * log N(z; N m, N V + D) with mbar = N alpha and M^{-1} in M's lower
  * triangle (gauss_lik.h); Wbar = -1/2 N (M^{-1} - alpha alpha^T) is not
@@ -623,6 +809,24 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 			A[p * q + ic + b] += c->theta[ic + a] * c->Lc[a * d + b];
 		}
 	A[p * q + p] = sqrt(c->sigma2);
+	if (c->clamp)
+	{
+		/* the clamp: A_yx = P r^T, A_yy = sqrt(W), W = Var(y_c) - P^2 |r|^2
+		 * = sigma^2 + dvar + (1 - P^2) |r|^2 (clamp_vjp) */
+		double		r2 = 0;
+
+		for (b = 0; b < d; b++)
+		{
+			c->cr[b] = A[p * q + ic + b];
+			r2 += c->cr[b] * c->cr[b];
+			A[p * q + ic + b] *= c->cl.P;
+		}
+		c->cr2 = r2;
+		c->cayy = sqrt(c->sigma2 + c->cl.dvar + c->cl.omp * (1 + c->cl.P) * r2);
+		if (!(c->cayy > 0) || !dpb_isfinite(c->cayy))
+			return 1;
+		A[p * q + p] = c->cayy;
+	}
 	/* G, u = A xi */
 	memset(G, 0, sizeof(double) * q * q);
 	for (a = 0, k = 0; a <= d; a++)
@@ -678,7 +882,8 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 			 */
 			double		dr,
 						dv,
-						v = 2 * N * c->sigma2 * c->sigma2;
+						a2 = c->clamp ? A[p * q + p] * A[p * q + p] : c->sigma2,	/* or W */
+						v = 2 * N * a2 * a2;
 
 			lik += dpb_laplace_gauss_logconv(r, v, c->bscale[k], &dr, &dv);
 			sb = -dr;			/* d lik / d s */
@@ -754,8 +959,10 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 	/* the mixed form: v = 2 N A_yy^4 */
 	if (c->ymarg)
 	{
-		Abar[p * q + p] += ydv * 8 * N * c->sigma2 * A[p * q + p];
-		dN += ydv * 2 * c->sigma2 * c->sigma2;
+		double		a2 = c->clamp ? A[p * q + p] * A[p * q + p] : c->sigma2;
+
+		Abar[p * q + p] += ydv * 8 * N * a2 * A[p * q + p];
+		dN += ydv * 2 * a2 * a2;
 	}
 	c->dlik_dN = dN;
 	c->lik = lik;
@@ -1054,10 +1261,16 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 
 	/* the likelihood */
 	dpb_linear_joint_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->mv, c->C);
+	clamp_fwd(c);
 	if (c->eta_aug == 0)
 		stat_moments_lower(c);
 	else if (c->eta_aug == 1)
-		dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
+	{
+		if (c->clamp)
+			stat_moments_full(c, c->m, c->V);
+		else
+			dpb_linear_stat_moments(&c->L, c->theta, s2, c->mu, c->Sigma, c->m, c->V);
+	}
 	if ((c->eta_aug == 2 ? likelihood_root(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 c->eta_aug ? likelihood_eta(c, phi + c->dim_phi, grad + c->dim_phi) :
 		 likelihood(c)) != 0)
@@ -1070,6 +1283,7 @@ dpb_lin_logp(const double *phi, double *grad, void *vctx)
 	if (c->eta_aug == 2)
 		for (i = 0; i < q; i++)
 			c->mvbar[i] += c->rx[6 * q * q + 2 * q + i];
+	s2bar += clamp_vjp(c);
 	/* through C and mv: Sbar (into G, d x d of the x block), theta, s2 */
 	Ct = c->Cbar[p * q + p];
 	s2bar += Ct;
@@ -1258,7 +1472,7 @@ dpb_lin_gibbs_omega(const double *phi, void *vctx)
 	if (unpack(c, phi, &a, &b, &e) != 0)
 		return 1;
 	N = c->N;
-	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, c->m, c->V);
+	lin_stat_moments(c, c->m, c->V);
 	/* s | phi, omega, z by perturb and correct (gibbs_linear.c):
 	 * s0 ~ N(N m, A = N V), s = s0 + A (A + D)^{-1} (z - s0 - e) */
 	for (k = 0; k < n * n; k++)
@@ -1317,7 +1531,7 @@ dpb_lin_latent_stats(dpb_lin_ctx *c, const double *phi, double *s, double *m, do
 	if (!dpb_isfinite(lp))
 		return 1;
 	memcpy(s, c->s, sizeof(double) * c->n);
-	dpb_linear_stat_moments(&c->L, c->theta, c->sigma2, c->mu, c->Sigma, m, V);
+	lin_stat_moments(c, m, V);
 	return 0;
 }
 

@@ -125,6 +125,34 @@ double		dpb_lin_noise_shares(dpb_lin_ctx *c, double *rest);
 #define DPB_LIN_LATENT_TA_MAX_N 1000
 int			dpb_lin_use_latent(const dpb_release *r, const dpb_infer_opts *o);
 
+/*
+ * y's clamping (o->lin.clamp): one record's y ~ N(m, s2) is released as
+ * y_c = clamp(y, -B, B), B = y_bound.  With alpha = (-B - m) / s, beta =
+ * (B - m) / s and P = Phi(beta) - Phi(alpha): E[y_c] = m P + s (phi(alpha)
+ * - phi(beta)) + B (Phi(-beta) - Phi(alpha)); E[y_c^2] = (m^2 + s^2) P +
+ * s ((m - B) phi(alpha) - (m + B) phi(beta)) + B^2 (1 - P); Cov(x, y_c) =
+ * P Cov(x, y) for x jointly Gaussian with y (Stein's lemma).  The NUTS
+ * model replaces (mv_y, C_yy, C_xy) by (E[y_c], Var(y_c), P C_xy) and keeps
+ * Isserlis' formulas for V at those moments (exact means, approximate
+ * covariance).  dvar = Var(y_c) - s2 and omp = 1 - P are computed without
+ * cancellation; the derivatives are in m and in s2.
+ */
+typedef struct dpb_lin_clamp
+{
+	double		mean,			/* E[y_c] */
+				var,			/* Var(y_c) */
+				dvar,			/* Var(y_c) - s2 */
+				P,
+				omp,			/* 1 - P */
+				dmean_dm,
+				dmean_ds2,
+				dvar_dm,
+				dvar_ds2,
+				dP_dm,
+				dP_ds2;
+} dpb_lin_clamp;
+void		dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *out);
+
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
 void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,
 						   double *sigma2, double *mu, double *Sigma, double *N);

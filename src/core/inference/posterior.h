@@ -99,6 +99,10 @@ typedef struct dpb_linear_opts
 	 * sigma^2 the variance of y (linear_model.h); 0 = theta and log sigma;
 	 * -1 (default, "auto") = chosen with laplace_latent */
 	int			polar;
+	/* NUTS: 1 (default) = y's clamping at +-y_bound modelled in the
+	 * statistics' means (linear_model.h, dpb_lin_clamp); 0 = y as an
+	 * unclamped Gaussian (Bernstein & Sheldon's model, as Gibbs-SS) */
+	int			clamp;
 } dpb_linear_opts;
 
 /* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
