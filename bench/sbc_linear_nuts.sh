@@ -16,7 +16,9 @@ REPS=${SBC_REPS:-400}
 # sbc_linear_root.md: the root form's, with OUT); the Gaussian lines repeat
 # the default run.
 # POLAR=0|1: options polar (the slopes and sigma in polar coordinates; unset:
-# the default).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
+# the default).  Y_BOUND: the data's y_bound (default 2; 1.1 clamps about 1% of
+# y: bench/results/sbc_linear_clamp.md); CLAMP=0|1: options of the clamp's model
+# (o->lin.clamp; unset: the default, on).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
 # "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
 EPSS=${EPSS:-0.5 1}
@@ -31,7 +33,7 @@ t0=$(date +%s)
 # two settings at a time (the machine's two cores)
 for N in $NS; do
 	for eps in $EPSS; do
-		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_POLAR=${POLAR:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
+		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_POLAR=${POLAR:-} DPB_SBC_Y_BOUND=${Y_BOUND:-2} DPB_SBC_CLAMP=${CLAMP:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
 			DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
 			nice ./test/unit_run linear | grep "^SBC nuts" > "$tmp/$N-$eps.txt" ) &
 	done
@@ -41,10 +43,10 @@ t1=$(date +%s)
 {
 	echo "# Simulation-based calibration, linear regression, the default sampler (NUTS, marginalised statistics)"
 	echo
-	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE${MECHS:+ MECHS=$MECHS} EPSS=\"$EPSS\" NS=\"$NS\" bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
+	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE${Y_BOUND:+ Y_BOUND=$Y_BOUND}${CLAMP:+ CLAMP=$CLAMP}${MECHS:+ MECHS=$MECHS} EPSS=\"$EPSS\" NS=\"$NS\" bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
 	echo "shared 2-core machine with several other workers). KS p-values of the ranks (randomised to"
 	echo "uniforms) of theta0, theta1, theta2, sigma among 100 draws (one chain, 500 warmup, no thinning);"
-	echo "d = 2, clip 1, y_bound 2, delta = 1e-5 for Gaussian; parameters and data drawn from the sampler's"
+	echo "d = 2, clip 1, y_bound ${Y_BOUND:-2}, delta = 1e-5 for Gaussian; parameters and data drawn from the sampler's"
 	echo "prior (test/test_linear.c, run_sbc). Pass: every p > 0.01. latent=K: the Laplace"
 	echo "replications that ran in the latent form (laplace_noise \"auto\" chooses per release)."
 	echo

@@ -145,6 +145,7 @@ static double sbc_noisy_share = 0;
  * (bench/sbc_linear_nuts.sh) */
 static dpb_sampler sbc_sampler = DPB_SAMPLER_GIBBS;
 static int	sbc_latent;			/* Laplace replications in the latent form */
+static double sbc_yclamped_frac;	/* the share of records with y clamped */
 
 void		openblas_set_num_threads(int n);
 int			openblas_get_num_threads(void);
@@ -192,6 +193,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	double	   *X = malloc(sizeof(double) * Nmax * d),
 			   *Y = malloc(sizeof(double) * Nmax);
 	long		clipped = 0,
+				yclamped = 0,
 				records = 0;
 	int			rep,
 				j;
@@ -220,7 +222,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		p.delta = mech == DPB_MECH_GAUSSIAN ? 1e-5 : 0;
 		p.mechanism = mech;
 		p.clip = 1;
-		p.y_bound = 2;
+		/* DPB_SBC_Y_BOUND (bench): y_bound (default 2: about 1 record in
+		 * 10^4 has y clamped; 1.1: about 1-2%) */
+		p.y_bound = getenv("DPB_SBC_Y_BOUND") ? atof(getenv("DPB_SBC_Y_BOUND")) : 2;
 		p.x_moments = sbc_noisy_share;
 		/* prior (NIG): sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 /
 		 * 0.25), Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10);
@@ -245,6 +249,10 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		/* DPB_SBC_POLAR=0|1 (bench): options polar; otherwise the default */
 		if (getenv("DPB_SBC_POLAR") && *getenv("DPB_SBC_POLAR"))
 			o.lin.polar = atoi(getenv("DPB_SBC_POLAR"));
+		/* DPB_SBC_CLAMP=0 (bench): y's clamping not modelled (the power
+		 * check of o->lin.clamp) */
+		if (getenv("DPB_SBC_CLAMP") && *getenv("DPB_SBC_CLAMP"))
+			o.lin.clamp = atoi(getenv("DPB_SBC_CLAMP"));
 		o.chains = 1;
 		o.warmup = 500;
 		o.draws = keep * thin;
@@ -304,6 +312,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			x[0] += mu[0];
 			x[1] += mu[1];
 			Y[i] = theta[0] + theta[1] * x[0] + theta[2] * x[1] + sqrt(sigma2) * gsl_ran_ugaussian(rng);
+			yclamped += fabs(Y[i]) > p.y_bound;
 		}
 		if (sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, noise, &r, &cl) != 0)
 		{
@@ -369,6 +378,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 	for (j = 0; j < nv; j++)
 		res->pvalue[j] = sim_rank_pvalue(ranks + j * reps, reps, keep, rng);
 	res->clipped_frac = (double) clipped / (double) records;
+	sbc_yclamped_frac = (double) yclamped / (double) records;
 	free(ranks);
 	free(X);
 	free(Y);
@@ -451,8 +461,9 @@ test_linear(void)
 			run_sbc(DPB_METHOD_NOISE_AWARE, j ? DPB_MECH_LAPLACE : DPB_MECH_GAUSSIAN,
 					reps, N, eps, NULL, &na);
 			/* latent=K: the latent form ran in K of the replications */
-			printf("SBC nuts N=%d eps=%g %s reps=%d clipped=%.4f%% latent=%d p: %.4g %.4g %.4g %.4g\n",
-				   N, eps, j ? "laplace" : "gaussian", reps, 100 * na.clipped_frac, sbc_latent,
+			printf("SBC nuts N=%d eps=%g %s reps=%d clipped=%.4f%% y_clamped=%.3f%% latent=%d p: %.4g %.4g %.4g %.4g\n",
+				   N, eps, j ? "laplace" : "gaussian", reps, 100 * na.clipped_frac,
+				   100 * sbc_yclamped_frac, sbc_latent,
 				   na.pvalue[0], na.pvalue[1], na.pvalue[2], na.pvalue[3]);
 		}
 		sbc_sampler = DPB_SAMPLER_GIBBS;
