@@ -32,7 +32,8 @@
  * "N=100 "), PRIOR (the options to change, "key=value,...": prior (nig
  * or weak), sigma2_shape, sigma2_scale (in units of y_bound^2),
  * theta_precision, theta_sd (scaled units, per unit of y_bound),
- * intercept_sd (units of y_bound), sigma2_mean (units of y_bound^2)),
+ * intercept_sd (units of y_bound), sigma2_mean (units of y_bound^2),
+ * clamp (0 or 1: o->lin.clamp, y's clamping modelled)),
  * CHAINS, DRAWS, WARMUP, SDY (the sd of y in units of y_bound, default
  * 1/3: 0.3% of the records clamped at R^2 = 0.1; 1/4: 0.006%), BOUNDS=1
  * (central releases with public bounds [-h, h], as SQL requires: the
@@ -108,6 +109,8 @@ apply_prior(dpb_infer_opts *o, double yb)
 			o->lin.intercept_sd = v * yb;
 		else if (strcmp(tok, "sigma2_mean") == 0)
 			o->lin.sigma2_mean = v * yb * yb;
+		else if (strcmp(tok, "clamp") == 0)
+			o->lin.clamp = (int) v;
 		else
 		{
 			fprintf(stderr, "unknown PRIOR key %s\n", tok);

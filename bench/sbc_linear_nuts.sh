@@ -17,8 +17,8 @@ REPS=${SBC_REPS:-400}
 # the default run.
 # POLAR=0|1: options polar (the slopes and sigma in polar coordinates; unset:
 # the default).  Y_BOUND: the data's y_bound (default 2; 1.1 clamps about 1% of
-# y: bench/results/sbc_linear_clamp.md); CLAMP=0|1: options of the clamp's model
-# (o->lin.clamp; unset: the default, on).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
+# y: bench/results/sbc_linear_clamp.md); CLAMP=0|1: o->lin.clamp, y's clamping
+# modelled (unset: the default, off).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
 # "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
 EPSS=${EPSS:-0.5 1}

@@ -32,7 +32,7 @@ static void
 check_gradient(const dpb_release *r0, dpb_xmoments xm, int latent, int prior, double yb,
 			   const char *what)
 {
-	dpb_release rb = *r0;		/* y_bound yb > 0: a model that clamps more */
+	dpb_release rb = *r0;		/* yb > 0: the clamp on, at y_bound yb */
 	const dpb_release *r = &rb;
 	dpb_infer_opts o;
 	dpb_lin_ctx *c;
@@ -49,7 +49,8 @@ check_gradient(const dpb_release *r0, dpb_xmoments xm, int latent, int prior, do
 	if (yb > 0)
 		rb.p.y_bound = yb;
 	dpb_infer_opts_default(&o, r);
-	CHECK(o.lin.clamp == 1, "the clamp is on by default");
+	CHECK(o.lin.clamp == 0, "the clamp is off by default");
+	o.lin.clamp = yb > 0;		/* y_bound yb: with the clamp */
 	o.lin.xmoments = xm;
 	o.lin.laplace_latent = latent % 10;
 	o.lin.polar = latent >= 10;
@@ -268,7 +269,7 @@ test_linear_nuts_grad(void)
 			continue;
 		}
 		check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].prior, 0, cases[k].what);
-		/* the clamp with a noticeable share of y clamped: y_bound 0.8
+		/* the clamp (o->lin.clamp) with a noticeable share of y clamped: y_bound 0.8
 		 * against y's mean 0.4 and sd 0.55 (sim_linear_d2): 15-25% */
 		{
 			char		w[160];
@@ -318,6 +319,7 @@ test_linear_nuts_grad(void)
 			}
 			dpb_infer_opts_default(&o, &r);
 			o.lin.laplace_latent = form;
+			o.lin.clamp = 1;
 			c = dpb_lin_ctx_new(&r, &o);
 			dim = dpb_lin_ctx_dim(c);
 			o.lin.laplace_latent = 0;
@@ -353,7 +355,7 @@ test_linear_nuts_grad(void)
 							Sg[DPB_MAX_D * DPB_MAX_D];
 
 				dpb_lin_unpack(c, phi, th, &s2, mu, Sg, &N);
-				/* with the clamp (the default) the part integrated out is
+				/* with the clamp (on here) the part integrated out is
 				 * 2 N W^2, W = Var(y_c) - P^2 theta_x' Sigma theta_x
 				 * (dpb_lin_clamp_moments) in place of sigma^2 */
 				{
