@@ -31,6 +31,8 @@ def sections(path):
             out[cur] = {}
         elif cur and line.startswith("| central") or cur and line.startswith("| ldp"):
             f = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(f) != 11:
+                continue        # a side-by-side table's row, not a run's
             label, reps = f[0], int(f[1])
             vs = []
             for k, c in enumerate(f[3:7]):
