@@ -23,6 +23,10 @@
  *   theta' mv_w.  Sigma = L L^T: d/dL = 2 G L for the symmetric gradient G
  *   in Sigma; log |d Sigma / d phi_L| = sum_i (d - i + 1) log L_ii
  *   (0-based i, the exp of the diagonal included).
+ * With o->lin.clamp (off by default) y's clamping at +-y_bound enters
+ * after the joint moments: (mv_y, C_yy, C_xy) -> (E[y_c], Var(y_c),
+ * P C_xy) (clamp_fwd, dpb_lin_clamp_moments), and their adjoints go back
+ * through clamp_vjp before the chain above.
  */
 #include "linear_model.h"
 
