@@ -39,7 +39,8 @@
  * (central releases with public bounds [-h, h], as SQL requires: the
  * features' coordinate bound B, which sets the default theta_sd and the
  * prior of Sigma, is then 1/sqrt(2); without bounds, and for the LDP
- * releases, whose protocols have none, it is the clip, 1).  One markdown row per cell; run by
+ * releases, whose protocols have none, it is the clip, 1), XDIST=gauss
+ * (features Gaussian with the box's covariance, clip 2).  One markdown row per cell; run by
  * bench/linear_coverage.sh.
  */
 #include "bench_util.h"
@@ -154,6 +155,10 @@ main(int argc, char **argv)
 				sdy = getenv("SDY") && *getenv("SDY") ? atof(getenv("SDY")) : 1.0 / 3,
 				vy = sdy * sdy * yb * yb,
 				icpt = 0.1;
+	/* XDIST=gauss (a check of the clamp's model, o->lin.clamp): features
+	 * Gaussian with the box's covariance, clip 2 (ball-clipped with
+	 * probability e^-12) */
+	const int	xgauss = getenv("XDIST") && strcmp(getenv("XDIST"), "gauss") == 0;
 
 	gsl_set_error_handler_off();
 	openblas_set_num_threads(1);
@@ -223,7 +228,8 @@ main(int argc, char **argv)
 
 				for (int j = 0; j < d; j++)
 				{
-					X[i * d + j] = h * (2 * gsl_rng_uniform(g) - 1);
+					X[i * d + j] = xgauss ? sqrt(vx) * gsl_ran_ugaussian(g) :
+						h * (2 * gsl_rng_uniform(g) - 1);
 					u += theta[1 + j] * X[i * d + j];
 				}
 				Y[i] = (ic ? icpt : 0) + u + sigma * gsl_ran_ugaussian(g);
@@ -231,7 +237,7 @@ main(int argc, char **argv)
 			dpb_params_default(&p);
 			p.epsilon = C->eps;
 			p.y_bound = yb;
-			p.clip = 1;
+			p.clip = xgauss ? 2 : 1;
 			if (C->ldp)
 			{
 				p.mechanism = DPB_MECH_LDP_GAUSSIAN;
