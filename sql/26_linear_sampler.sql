@@ -125,6 +125,18 @@ FROM lmx, dpbayes.posterior_summary(r, seed => 1);
 -- an unknown form: an error naming the five
 SELECT count(*) FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
                                            options => '{"laplace_noise": "mixed"}');
+-- options clamp (y's clamping at y_bound modelled with y Gaussian; off by
+-- default, docs/posterior.md "Clipping"): it changes the model, false is the
+-- default; not a boolean, the naive method or the gibbs sampler: errors
+SELECT NOT pg_temp.same(rl, '{"clamp": true}') AS clamp_changes_draws,
+       pg_temp.same(rl, '{"clamp": false}') AS clamp_false_is_default
+FROM lsrel;
+SELECT count(*) FROM lsrel, dpbayes.posterior(rl, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                             options => '{"clamp": 1}');
+SELECT count(*) FROM lsrel, dpbayes.posterior(rl, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                             method => 'naive', options => '{"clamp": true}');
+SELECT count(*) FROM lsrel, dpbayes.posterior(rl, draws => 20, chains => 1, warmup => 50, seed => 1,
+                                             options => '{"clamp": true, "sampler": "gibbs"}');
 RESET client_min_messages;
 -- the default form on the noise-dominated releases (4 chains x 2000
 -- draws): converged, divergent transitions rare (fewer than 8, 0.1% of the

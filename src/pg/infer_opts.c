@@ -184,6 +184,7 @@ static const opt_key known_keys[] = {
 	{"thin", true, false},
 	{"sampler", true, true},
 	{"laplace_noise", true, false},
+	{"clamp", true, false},
 	{"n_prior", true, true},
 	{NULL, false, false}
 };
@@ -276,6 +277,17 @@ not_applicable(const bool *seen, const dpb_release *r, const dpb_infer_opts *o)
 			option_not_applicable("laplace_noise",
 								  "It chooses the form of the Laplace noise for the NUTS sampler; the gibbs sampler always uses the scale mixture.",
 								  "Leave it out, or use options.sampler \"nuts\".");
+	}
+	if (given(seen, "clamp"))
+	{
+		if (o->method != DPB_METHOD_NOISE_AWARE)
+			option_not_applicable("clamp",
+								  "It changes the model of the noisy statistics, which only the noise_aware method has.",
+								  "Leave it out, or use method => 'noise_aware'.");
+		if (gibbs)
+			option_not_applicable("clamp",
+								  "It is a setting of the NUTS sampler's model; the gibbs sampler keeps the unclamped model.",
+								  "Leave it out, or use options.sampler \"nuts\" (with x_moments \"update\" or \"prior\").");
 	}
 	if (given(seen, "target_accept") || given(seen, "max_depth"))
 	{
@@ -541,6 +553,12 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 				bad_option(key, "The bounds must satisfy 0 <= lo < hi.");
 			o->count.n_lo = b[0];
 			o->count.n_hi = b[1];
+		}
+		else if (strcmp(key, "clamp") == 0)
+		{
+			if (val.type != jbvBool)
+				bad_option(key, "true or false is expected.");
+			o->lin.clamp = val.val.boolean ? 1 : 0;
 		}
 		else if (strcmp(key, "nuisance") == 0)
 		{

@@ -99,7 +99,7 @@ typedef struct dpb_linear_opts
 	 * sigma^2 the variance of y (linear_model.h); 0 = theta and log sigma;
 	 * -1 (default, "auto") = chosen with laplace_latent */
 	int			polar;
-	/* NUTS: 1 = y's clamping at +-y_bound modelled in the statistics'
+	/* NUTS, options "clamp": 1 = y's clamping at +-y_bound modelled in the statistics'
 	 * means with y Gaussian (linear_model.h, dpb_lin_clamp); 0 (default) =
 	 * y unclamped (Bernstein & Sheldon's model, as Gibbs-SS).  Off by
 	 * default: it fixes the fixed-truth cells where y is near Gaussian and
