@@ -40,7 +40,9 @@
  * features' coordinate bound B, which sets the default theta_sd and the
  * prior of Sigma, is then 1/sqrt(2); without bounds, and for the LDP
  * releases, whose protocols have none, it is the clip, 1), XDIST=gauss
- * (features Gaussian with the box's covariance, clip 2).  One markdown row per cell; run by
+ * (features Gaussian with the box's covariance, clip 2), CCOUNT=s (central releases: a noisy
+ * count of the records with y clamped, of budget share s, for the clamp's model; default 0:
+ * none).  One markdown row per cell; run by
  * bench/linear_coverage.sh.
  */
 #include "bench_util.h"
@@ -283,6 +285,24 @@ main(int argc, char **argv)
 			}
 			clipped += cl;
 			dpb_infer_opts_default(&o, &r);
+			/* CCOUNT=s (central releases): the count of records with y
+			 * clamped, with the Gaussian noise of a budget share s (sd
+			 * sigma0 / (Delta sqrt(s)), as the moment blocks' share; the
+			 * model's statistics keep their noise), for the clamp's
+			 * dpb_lin_clamp_scale until the release has the block */
+			if (!C->ldp && (getenv("CCOUNT") ? atof(getenv("CCOUNT")) : 0) > 0)
+			{
+				gsl_rng    *gc = gsl_rng_alloc(gsl_rng_mt19937);
+				long		nc = 0;
+				double		csd = r.noise_scale / r.sensitivity / sqrt((getenv("CCOUNT") ? atof(getenv("CCOUNT")) : 0));
+
+				for (long i = 0; i < C->N; i++)
+					nc += fabs(Y[i]) > yb;
+				gsl_rng_set(gc, (unsigned long) (seed ^ 0x5bd1e995ULL));
+				o.lin.clamp_count = (double) nc + csd * gsl_ran_ugaussian(gc);
+				o.lin.clamp_count_sd = csd;
+				gsl_rng_free(gc);
+			}
 			o.chains = envi("CHAINS", 2);
 			o.draws = envi("DRAWS", 500);
 			o.warmup = envi("WARMUP", 500);

@@ -216,6 +216,7 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 					Ntrue = N;
 		int			cl,
 					i;
+		long		ycl = 0;
 
 		dpb_params_default(&p);
 		p.epsilon = eps;
@@ -312,8 +313,9 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 			x[0] += mu[0];
 			x[1] += mu[1];
 			Y[i] = theta[0] + theta[1] * x[0] + theta[2] * x[1] + sqrt(sigma2) * gsl_ran_ugaussian(rng);
-			yclamped += fabs(Y[i]) > p.y_bound;
+			ycl += fabs(Y[i]) > p.y_bound;
 		}
+		yclamped += ycl;
 		if (sim_release(DPB_MODEL_LINEAR, &p, d, X, Y, N, noise, &r, &cl) != 0)
 		{
 			CHECK(0, "sim_release failed");
@@ -321,6 +323,19 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		}
 		clipped += cl;
 		records += N;
+		/* DPB_SBC_CCOUNT=s (bench): a noisy count of the records with y
+		 * clamped, of budget share s (Gaussian: sd sigma0 / (Delta sqrt(s));
+		 * Laplace: scale 1 / (s eps)), for the clamp's count-scaled model
+		 * (dpb_lin_clamp_scale) */
+		if (getenv("DPB_SBC_CCOUNT") && atof(getenv("DPB_SBC_CCOUNT")) > 0)
+		{
+			double		sc = atof(getenv("DPB_SBC_CCOUNT")),
+						csd = mech == DPB_MECH_GAUSSIAN ?
+				r.noise_scale / r.sensitivity / sqrt(sc) : M_SQRT2 / (sc * eps);
+
+			o.lin.clamp_count = (double) ycl + csd * gsl_ran_ugaussian(noise);
+			o.lin.clamp_count_sd = csd;
+		}
 		/* the number of records as the release has it: exact, or a
 		 * noisy count */
 		dpb_release_count(&r, &o.count.n_hat, &o.count.n_sd, &o.count.n_known);

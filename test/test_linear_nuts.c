@@ -26,6 +26,11 @@ make_release(int N, double eps, dpb_mechanism mech, dpb_neighbours nb, int inter
 	return sim_linear_d2(N, eps, mech, nb, intercept, USEED(seed), r, truth);
 }
 
+/* >= 0: check_gradient's clamp takes a count of clamped records, this
+ * share of the noisy N, with this noise sd (dpb_lin_clamp_scale) */
+static double grad_count_share = -1,
+			grad_count_sd = -1;
+
 /* prior: 0 the default (weak), 1 NIG, 2 weak with other scales; latent
  * >= 10: latent - 10 with the polar coordinates */
 static void
@@ -49,8 +54,14 @@ check_gradient(const dpb_release *r0, dpb_xmoments xm, int latent, int prior, do
 	if (yb > 0)
 		rb.p.y_bound = yb;
 	dpb_infer_opts_default(&o, r);
-	CHECK(o.lin.clamp == 0, "the clamp is off by default");
+	CHECK(o.lin.clamp == -1 && o.lin.clamp_count_sd < 0,
+		  "the clamp is auto by default, without a count");
 	o.lin.clamp = yb > 0;		/* y_bound yb: with the clamp */
+	if (yb > 0 && grad_count_sd >= 0)
+	{
+		o.lin.clamp_count = grad_count_share * o.count.n_hat;
+		o.lin.clamp_count_sd = grad_count_sd;
+	}
 	o.lin.xmoments = xm;
 	o.lin.laplace_latent = latent % 10;
 	o.lin.polar = latent >= 10;
@@ -127,6 +138,45 @@ clamp_integrand(double y, void *vp)
 }
 
 /*
+ * c's derivatives in m and s2 against central differences of
+ * dpb_lin_clamp_moments (then dpb_lin_clamp_scale with (N, c, v) = sc[0..2]
+ * when sc is given)
+ */
+static void
+check_clamp_derivs(const dpb_lin_clamp *c, double m, double s2, double B,
+				   const double *sc, const char *what, size_t t)
+{
+	for (int v = 0; v < 2; v++)
+	{
+		double		h = v ? 1e-6 * s2 : 1e-6,
+					dm = v ? 0 : h,
+					ds = v ? h : 0,
+					got[3],
+					fd[3];
+		dpb_lin_clamp cp,
+					cm;
+
+		dpb_lin_clamp_moments(m + dm, s2 + ds, B, &cp);
+		dpb_lin_clamp_moments(m - dm, s2 - ds, B, &cm);
+		if (sc)
+		{
+			dpb_lin_clamp_scale(&cp, m + dm, sc[0], sc[1], sc[2]);
+			dpb_lin_clamp_scale(&cm, m - dm, sc[0], sc[1], sc[2]);
+		}
+		fd[0] = (cp.mean - cm.mean) / (2 * h);
+		fd[1] = (cp.var - cm.var) / (2 * h);
+		fd[2] = (cp.P - cm.P) / (2 * h);
+		got[0] = v ? c->dmean_ds2 : c->dmean_dm;
+		got[1] = v ? c->dvar_ds2 : c->dvar_dm;
+		got[2] = v ? c->dP_ds2 : c->dP_dm;
+		for (int j = 0; j < 3; j++)
+			CHECK(fabs(got[j] - fd[j]) < 1e-6 * fmax(1, fabs(fd[j])),
+				  "%s %zu: derivative %d in %s: %.10g, central differences %.10g",
+				  what, t, j, v ? "s2" : "m", got[j], fd[j]);
+	}
+}
+
+/*
  * The clamped moments (dpb_lin_clamp_moments) against adaptive quadrature
  * (GSL QAGS on [-B, B], the clamped mass from QAGIL / QAGIU), their
  * derivatives against central differences, the cancellation-free dvar and
@@ -156,9 +206,7 @@ test_linear_clamp_moments(void)
 					E2;
 		struct clamp_q q = {m, sqrt(s2), 0};
 		gsl_function F = {clamp_integrand, &q};
-		dpb_lin_clamp c,
-					cp,
-					cm;
+		dpb_lin_clamp c;
 
 		for (q.k = 0; q.k <= 2; q.k++)
 			gsl_integration_qags(&F, -B, B, 1e-13, 1e-11, 1000, w, &in[q.k], &err);
@@ -177,33 +225,63 @@ test_linear_clamp_moments(void)
 		CHECK(fabs(c.dvar - (c.var - s2)) < 1e-12 * fmax(1, s2), "case %zu: dvar", t);
 		worst = fmax(worst, fmax(fabs(c.mean - E1), fabs(c.var - (E2 - E1 * E1))));
 		/* derivatives in m and in s2 */
-		for (int v = 0; v < 2; v++)
-		{
-			double		h = 1e-6,
-						got[3],
-						fd[3];
+		check_clamp_derivs(&c, m, s2, B, NULL, "case", t);
+	}
+	/*
+	 * dpb_lin_clamp_scale's derivatives in m and s2 (kappa depends on both
+	 * through A = N (1 - P)) against central differences, for a precise
+	 * count, a noisy one, an exact one (v = 0), and the cap; and its limits:
+	 * a count of variance 0 sets omp = c / N (kappa = c / A), a hopeless
+	 * one leaves the Gaussian correction
+	 */
+	{
+		const double sc[][6] = {	/* m, s2, B, N, c, v */
+			{0.1, 0.11, 1, 1e5, 300, 900},
+			{-0.2, 0.05, 0.9, 1e4, 20, 400},
+			{0.1, 0.11, 1, 1e5, 300, 0},
+			{0.0, 0.02, 1, 1e5, 50, 0},	/* A tiny: the cap */
+			{0.2, 0.5, 1, 1e3, 700, 100},	/* c / A above 1: the cap */
+			{0.3, 0.3, 1, 2e3, 0, 25},
+		};
 
-			if (v == 0)
+		for (size_t t = 0; t < sizeof(sc) / sizeof(sc[0]); t++)
+		{
+			double		m = sc[t][0],
+						s2 = sc[t][1],
+						B = sc[t][2],
+						N = sc[t][3],
+						cc = sc[t][4],
+						v = sc[t][5];
+			dpb_lin_clamp c;
+
+			dpb_lin_clamp_moments(m, s2, B, &c);
+			dpb_lin_clamp_scale(&c, m, N, cc, v);
+			CHECK(fabs(c.var - s2 - c.dvar) < 1e-12 && fabs(c.P + c.omp - 1) < 1e-15,
+				  "scale case %zu: var, dvar, P and omp agree", t);
+			if (v == 0 && t == 2)
+				CHECK(fabs(c.omp - cc / N) < 1e-12 * cc / N,
+					  "scale case %zu: an exact count sets the share: %.10g, %.10g", t, c.omp, cc / N);
+			if (t == 3 || t == 4)
 			{
-				dpb_lin_clamp_moments(m + h, s2, B, &cp);
-				dpb_lin_clamp_moments(m - h, s2, B, &cm);
+				dpb_lin_clamp g;
+
+				dpb_lin_clamp_moments(m, s2, B, &g);
+				CHECK(g.omp > 0 && c.omp == DPB_LIN_CLAMP_KMAX * g.omp &&
+					  c.dvar == DPB_LIN_CLAMP_KMAX * g.dvar,
+					  "scale case %zu: kappa capped at %g", t, DPB_LIN_CLAMP_KMAX);
 			}
-			else
-			{
-				h *= s2;
-				dpb_lin_clamp_moments(m, s2 + h, B, &cp);
-				dpb_lin_clamp_moments(m, s2 - h, B, &cm);
-			}
-			fd[0] = (cp.mean - cm.mean) / (2 * h);
-			fd[1] = (cp.var - cm.var) / (2 * h);
-			fd[2] = (cp.P - cm.P) / (2 * h);
-			got[0] = v ? c.dmean_ds2 : c.dmean_dm;
-			got[1] = v ? c.dvar_ds2 : c.dvar_dm;
-			got[2] = v ? c.dP_ds2 : c.dP_dm;
-			for (int j = 0; j < 3; j++)
-				CHECK(fabs(got[j] - fd[j]) < 1e-6 * fmax(1, fabs(fd[j])),
-					  "case %zu: derivative %d in %s: %.10g, central differences %.10g",
-					  t, j, v ? "s2" : "m", got[j], fd[j]);
+			check_clamp_derivs(&c, m, s2, B, sc[t] + 3, "scale case", t);
+		}
+		/* a hopeless count (v huge) leaves the Gaussian correction */
+		{
+			dpb_lin_clamp g,
+						k;
+
+			dpb_lin_clamp_moments(0.1, 0.11, 1, &g);
+			k = g;
+			dpb_lin_clamp_scale(&k, 0.1, 1e5, 0, 1e30);
+			CHECK(fabs(k.mean - g.mean) < 1e-12 && fabs(k.dvar - g.dvar) < 1e-12 * fabs(g.dvar),
+				  "a hopeless count leaves the Gaussian tails");
 		}
 	}
 	/* a bound 60 sd out clamps nothing, to the last digits */
@@ -276,6 +354,13 @@ test_linear_nuts_grad(void)
 
 			snprintf(w, sizeof(w), "%s, y_bound small", cases[k].what);
 			check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].prior, 0.8, w);
+			/* with a count of clamped records (dpb_lin_clamp_scale): 8% of
+			 * N, precise (kappa about 0.4) and noisy (kappa between) */
+			grad_count_share = 0.08;
+			grad_count_sd = (k % 2) ? 2 : 30;
+			snprintf(w, sizeof(w), "%s, y_bound small, count sd %g", cases[k].what, grad_count_sd);
+			check_gradient(&r, cases[k].xm, cases[k].latent, cases[k].prior, 0.8, w);
+			grad_count_share = grad_count_sd = -1;
 		}
 		dpb_release_free_stats(&r);
 	}

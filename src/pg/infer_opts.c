@@ -556,9 +556,13 @@ dpb_pg_parse_infer_opts(Jsonb *jb, const dpb_release *r, dpb_infer_opts *o)
 		}
 		else if (strcmp(key, "clamp") == 0)
 		{
-			if (val.type != jbvBool)
-				bad_option(key, "true or false is expected.");
-			o->lin.clamp = val.val.boolean ? 1 : 0;
+			if (val.type == jbvString && val.val.string.len == 4 &&
+				strncmp(val.val.string.val, "auto", 4) == 0)
+				o->lin.clamp = -1;
+			else if (val.type != jbvBool)
+				bad_option(key, "true, false or \"auto\" is expected.");
+			else
+				o->lin.clamp = val.val.boolean ? 1 : 0;
 		}
 		else if (strcmp(key, "nuisance") == 0)
 		{

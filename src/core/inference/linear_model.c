@@ -113,6 +113,11 @@ struct dpb_lin_ctx
 				cr2,
 				cayy;
 	dpb_lin_clamp cl;
+	int			ccount;			/* the clamp scaled by the release's count of
+								 * clamped records (dpb_lin_clamp_scale) */
+	double		ccnt,			/* that count (>= 0), its noise variance, and N */
+				ccvar,
+				cN;
 	double		gain[DPB_MAX_D],
 				center[DPB_MAX_D];
 };
@@ -200,7 +205,21 @@ dpb_lin_ctx_new(const dpb_release *r, const dpb_infer_opts *o)
 	c->dim += c->nlat;
 	c->N = o->count.n_known ? o->count.n_hat : dpb_n_start(o);
 	c->z = r->stats;
-	c->clamp = o->lin.clamp && r->model == DPB_MODEL_LINEAR && r->p.y_bound > 0;
+	c->clamp = c->ccount = 0;
+	if (o->lin.clamp != 0 && r->model == DPB_MODEL_LINEAR && r->p.y_bound > 0)
+	{
+		double		cnt,
+					csd;
+
+		c->ccount = dpb_lin_clamp_count(r, o, &cnt, &csd);
+		c->clamp = o->lin.clamp > 0 || c->ccount;
+		if (c->ccount)
+		{
+			c->ccnt = cnt > 0 ? cnt : 0;
+			c->ccvar = csd * csd;
+			c->cN = o->count.n_hat > 0 ? o->count.n_hat : 0;
+		}
+	}
 	c->Bc = r->p.y_bound;
 	n = c->n;
 	q = c->q;
@@ -495,6 +514,61 @@ dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *o)
 	o->dP_ds2 = dPds / (2 * s);
 }
 
+void
+dpb_lin_clamp_scale(dpb_lin_clamp *k, double m, double N, double c, double v)
+{
+	double		t = v / (DPB_LIN_CLAMP_TAU * DPB_LIN_CLAMP_TAU),
+				A = N * k->omp,
+				num = t + A * c,
+				den = t + A * A,
+				kap = 1,
+				dkA = 0,
+				km,
+				ks,
+				D1 = k->mean - m,
+				g_dvar = k->dvar,
+				g_omp = k->omp;
+
+	if (den > 0 && isfinite(den))
+	{
+		kap = num / den;
+		dkA = (c * den - num * 2 * A) / (den * den);
+		if (kap > DPB_LIN_CLAMP_KMAX)
+		{
+			kap = DPB_LIN_CLAMP_KMAX;
+			dkA = 0;
+		}
+	}
+	/* dA/dm = -N dP/dm */
+	km = -dkA * N * k->dP_dm;
+	ks = -dkA * N * k->dP_ds2;
+	k->mean = m + kap * D1;
+	k->dmean_dm = 1 + kap * (k->dmean_dm - 1) + D1 * km;
+	k->dmean_ds2 = kap * k->dmean_ds2 + D1 * ks;
+	k->dvar = kap * g_dvar;
+	k->var += k->dvar - g_dvar;
+	k->dvar_dm = kap * k->dvar_dm + g_dvar * km;
+	k->dvar_ds2 = 1 + kap * (k->dvar_ds2 - 1) + g_dvar * ks;
+	k->omp = kap * g_omp;
+	k->P = 1 - k->omp;
+	k->dP_dm = kap * k->dP_dm - g_omp * km;
+	k->dP_ds2 = kap * k->dP_ds2 - g_omp * ks;
+}
+
+int
+dpb_lin_clamp_count(const dpb_release *r, const dpb_infer_opts *o,
+					double *c, double *sd)
+{
+	(void) r;
+	if (o->lin.clamp_count_sd >= 0)
+	{
+		*c = o->lin.clamp_count;
+		*sd = o->lin.clamp_count_sd;
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * The clamp in the joint moments (after dpb_linear_joint_moments): mv_y,
  * C_yy and C_xy become E[y_c], Var(y_c) and P C_xy; the originals are kept
@@ -511,6 +585,8 @@ clamp_fwd(dpb_lin_ctx *c)
 	c->cm0 = c->mv[p];
 	c->cs0 = c->C[p * q + p];
 	dpb_lin_clamp_moments(c->cm0, c->cs0, c->Bc, &c->cl);
+	if (c->ccount)
+		dpb_lin_clamp_scale(&c->cl, c->cm0, c->cN, c->ccnt, c->ccvar);
 	c->mv[p] = c->cl.mean;
 	c->C[p * q + p] = c->cl.var;
 	for (int a = 0; a < p; a++)

@@ -153,6 +153,40 @@ typedef struct dpb_lin_clamp
 } dpb_lin_clamp;
 void		dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *out);
 
+/*
+ * The clamping with the release's count of clamped records (option "clamp",
+ * docs/posterior.md "Clipping"): the Gaussian correction above scaled by a
+ * tail factor kappa, every clamped moment g(m, s2) becoming g0 + kappa (g -
+ * g0) (g0 the unclamped one: m, s2, C_xy).  kappa estimates the ratio of
+ * the clamped share to the Gaussian's 1 - P: with A = N (1 - P) the count
+ * the Gaussian tails predict and c ~ N(kappa A, v) the noisy count of
+ * variance v, kappa ~ N(1, tau^2) a priori, kappa is its posterior mean
+ *
+ *     kappa = (v / tau^2 + A c) / (v / tau^2 + A^2),
+ *
+ * so a precise count sets the share (kappa = c / A) and a noisy one leaves
+ * the Gaussian tails (kappa = 1).  kappa is a function of (m, s2) through
+ * A, differentiated, and capped at DPB_LIN_CLAMP_KMAX = 1: for kappa in
+ * [0, 1] the moments are a convex combination of two valid sets (the
+ * unclamped and the Gaussian clamped ones), whose covariance is positive
+ * definite (it is a mixture's covariance less a positive semidefinite
+ * term); above 1 Var(y_c) can turn negative.  So the count can lessen the
+ * Gaussian correction (lighter tails), never enlarge it.  k holds the
+ * Gaussian correction at (m, s2) on entry and the scaled one on return.
+ */
+#define DPB_LIN_CLAMP_TAU 1.0
+#define DPB_LIN_CLAMP_KMAX 1.0
+void		dpb_lin_clamp_scale(dpb_lin_clamp *k, double m, double N, double c,
+								double v);
+
+/*
+ * The noisy count of records whose y was clamped, and its noise sd: from
+ * the release's y_clamped block, else from o->lin.clamp_count(_sd) when
+ * given.  Returns 0 (and leaves the outputs alone) when there is none.
+ */
+int			dpb_lin_clamp_count(const dpb_release *r, const dpb_infer_opts *o,
+								double *c, double *sd);
+
 /* (theta, sigma^2, mu, Sigma, N) in scaled units at phi. */
 void		dpb_lin_unpack(dpb_lin_ctx *c, const double *phi, double *theta,
 						   double *sigma2, double *mu, double *Sigma, double *N);

@@ -50,9 +50,11 @@ dpb_infer_opts_default(dpb_infer_opts *o, const dpb_release *r)
 	o->glm.lkj_eta = 2.0;
 	o->lin.laplace_latent = -1;	/* Laplace: "auto" (dpb_lin_use_latent) */
 	o->lin.polar = -1;			/* with the mixed form (linear_model.h) */
-	o->lin.clamp = 0;			/* y's clamping not modelled (linear_model.h,
-								 * dpb_lin_clamp: off until it is right for
-								 * light-tailed y) */
+	o->lin.clamp = -1;			/* y's clamping modelled when the release
+								 * counts the clamped records (linear_model.h,
+								 * dpb_lin_clamp_count) */
+	o->lin.clamp_count = 0;
+	o->lin.clamp_count_sd = -1;
 	o->glm.approx = 1;
 	o->nuts.target_accept = 0.8;
 	o->nuts.max_depth = 10;

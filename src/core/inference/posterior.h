@@ -99,13 +99,18 @@ typedef struct dpb_linear_opts
 	 * sigma^2 the variance of y (linear_model.h); 0 = theta and log sigma;
 	 * -1 (default, "auto") = chosen with laplace_latent */
 	int			polar;
-	/* NUTS, options "clamp": 1 = y's clamping at +-y_bound modelled in the statistics'
-	 * means with y Gaussian (linear_model.h, dpb_lin_clamp); 0 (default) =
-	 * y unclamped (Bernstein & Sheldon's model, as Gibbs-SS).  Off by
-	 * default: it fixes the fixed-truth cells where y is near Gaussian and
-	 * biases the slopes where y is light-tailed (docs/posterior.md,
-	 * "Clipping") */
+	/* NUTS, options "clamp": y's clamping at +-y_bound modelled in the
+	 * statistics' moments (linear_model.h, dpb_lin_clamp).  1 = on: with
+	 * the release's noisy count of clamped records when it has one
+	 * (dpb_lin_clamp_count: the Gaussian correction scaled to the observed
+	 * share), else with y's tails Gaussian; 0 = off, y unclamped (Bernstein
+	 * & Sheldon's model, as Gibbs-SS); -1 (default, "auto") = on exactly
+	 * when the release has the count (docs/posterior.md, "Clipping") */
 	int			clamp;
+	/* the count of clamped records and its noise sd, for a release without
+	 * the y_clamped block (benchmarks); clamp_count_sd < 0: not given */
+	double		clamp_count;
+	double		clamp_count_sd;
 } dpb_linear_opts;
 
 /* logistic / poisson (scaled units): theta_j ~ N(0, theta_scale_j^2)
