@@ -538,7 +538,7 @@ dpb_rel_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, in
 	s->params = p;
 	state_setup(s, cxt, d);
 	s->n = n;
-	if (dpb_state_load_totals(&s->acc, totals, n, &err) != DPB_OK)
+	if (dpb_state_load_totals(&s->acc, &p, totals, n, &err) != DPB_OK)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("invalid release aggregate state"),
