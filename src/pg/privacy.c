@@ -313,6 +313,13 @@ dpb_pg_params_from_datum(Datum composite, dpb_params *p)
 }
 
 void
+dpb_pg_params_for_release(Datum composite, dpb_model model, dpb_params *p)
+{
+	dpb_pg_params_from_datum(composite, p);
+	p->y_clamped = dpb_params_default_y_clamped(p, model);
+}
+
+void
 dpb_pg_require_bounds(const dpb_params *p)
 {
 	if (p->has_bounds || p->unscaled)
