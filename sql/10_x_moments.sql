@@ -76,7 +76,7 @@ JOIN dpbayes.release_stats(xmpar.r) t USING (block, entry);
 
 -- ---- what the release records ----
 SELECT key, value FROM xmrel, dpbayes.release_summary(r)
-WHERE key IN ('x_moments', 'statistics');
+WHERE key IN ('x_moments', 'y_clamped', 'statistics');
 SELECT (j -> 'x_moments')::float8 AS share,
        jsonb_path_query_array(j, '$.blocks[*].kind') AS kinds,
        jsonb_array_length(j #> '{blocks,4,entries}') AS x3_entries,
