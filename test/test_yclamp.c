@@ -436,6 +436,41 @@ check_shares(void)
 				}
 }
 
+/* every radius (the range of check_ar_calibration in test_sensitivity.c)
+ * calibrates with the default share, under both relations and mechanisms,
+ * with and without moments, and a release of zeros on the grid validates */
+static void
+check_radii(void)
+{
+	static const double radii[] = {1e-12, 1e-6, 1e-3, 1.0, 10.0, 1e3, 1e6};
+	int			ir,
+				mech,
+				nb,
+				xm;
+
+	for (ir = 0; ir < 7; ir++)
+		for (mech = DPB_MECH_GAUSSIAN; mech <= DPB_MECH_LAPLACE; mech++)
+			for (nb = DPB_NB_ADD_REMOVE; nb <= DPB_NB_REPLACE; nb++)
+				for (xm = 0; xm <= 1; xm++)
+				{
+					dpb_release r;
+					dpb_err		err;
+					dpb_status	st;
+
+					base_release(&r, (dpb_mechanism) mech, (dpb_neighbours) nb, xm ? 0.3 : 0.0,
+								 DPB_Y_CLAMPED_DEFAULT);
+					r.p.clip = radii[ir];
+					st = dpb_release_calibrate(&r, &err);
+					CHECK(st == DPB_OK, "calibrate R=%g mech %d nb %d xm %d: %s", radii[ir], mech, nb, xm,
+						  st == DPB_OK ? "" : err.msg);
+					if (st != DPB_OK)
+						continue;
+					r.stats = calloc(r.nstats, sizeof(double));
+					CHECK(dpb_release_validate(&r, &err) == DPB_OK, "validate R=%g: %s", radii[ir], err.detail);
+					free(r.stats);
+				}
+}
+
 /* ---- the parameters ---- */
 
 static void
@@ -806,6 +841,7 @@ test_yclamp(void)
 	check_sens_l2();
 	check_sens_l1();
 	check_shares();
+	check_radii();
 	check_params();
 	check_from_rows();
 	check_neighbours();
