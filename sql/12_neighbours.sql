@@ -200,6 +200,39 @@ FROM (VALUES ('linear'), ('logistic'), ('poisson')) m(model),
                 WHEN 'logistic' THEN dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1, scaling => 'none'))
                 ELSE dpbayes.poisson_release(x, round(abs(y) * 4), dpbayes.privacy(epsilon => 1, y_bound => 3, scaling => 'none'))
               END AS r FROM pat) rr ORDER BY 1;
+-- the parameter: dpbayes.privacy(..., y_clamped => s); NULL (the default)
+-- is 0.02 for linear releases and 0 otherwise, 0 releases no block
+SELECT (dpbayes.privacy(epsilon => 1, scaling => 'none')).y_clamped AS not_given,
+       (dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 0.1)).y_clamped AS given;
+SELECT s.share, (r::jsonb ->> 'y_clamped')::float8 AS y_clamped,
+       jsonb_array_length(r::jsonb -> 'blocks') AS blocks,
+       r::jsonb #> '{blocks,-1,kind}' AS last_block
+FROM (VALUES (0.0), (0.1)) s(share),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+                scaling => 'none', y_clamped => s.share)) r FROM pat) rr ORDER BY 1;
+-- the count takes its share of the budget, the model's blocks the rest: the
+-- count's noise sd is 1/sqrt(2 rho s), to the grid's rounding
+SELECT s.share, round((st.noise_sd * sqrt(2 * (r::jsonb ->> 'zcdp_rho')::float8 * s.share))::numeric, 3)
+         AS sd_times_sqrt_2_rho_s
+FROM (VALUES (0.02), (0.1), (0.5)) s(share),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+                scaling => 'none', y_clamped => s.share)) r FROM pat) rr,
+     dpbayes.release_stats(rr.r) st WHERE st.block = 'y_clamped' ORDER BY 1;
+-- bad shares: negative, 1 or more, NaN, with x_moments adding up to 1 or
+-- more (22023 from the constructor); on a logistic or Poisson release
+-- (22023 from the aggregate)
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => -0.1)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 1)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 'NaN')$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 0.5, x_moments => 0.5)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
+         scaling => 'none', y_clamped => 0.02)) FROM pat$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.poisson_release(x, 1, dpbayes.privacy(epsilon => 1, y_bound => 3,
+         scaling => 'none', y_clamped => 0.02)) FROM pat$q$);
+-- the default gives way to x_moments of 0.98 or more
+SELECT (r::jsonb ->> 'y_clamped')::float8 AS y_clamped_beside_x_moments_099
+FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+        lower => ARRAY[0, 0], upper => ARRAY[1, 1], x_moments => 0.99)) r FROM pat) rr;
 -- a forged share in the text form (negative, 1 or more, on a logistic
 -- release, on a release of format version 3) is refused with 22P02
 SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{y_clamped}', '-0.1')::text::dpbayes.release FROM sub$q$);

@@ -41,6 +41,10 @@ typedef struct dpb_params
 								 * records whose response was clamped (linear
 								 * only; 0: not released), in [0, 1), with
 								 * x_moments + y_clamped < 1 */
+	int			y_clamped_set;	/* y_clamped given by the caller; when not,
+								 * the SQL glue applies the model's default
+								 * (dpb_params_default_y_clamped) and clears
+								 * this.  Not part of a release. */
 	int			has_names;
 	char		names[DPB_MAX_D][DPB_NAME_LEN];
 	int			unscaled;		/* no bounds by the caller's explicit choice
