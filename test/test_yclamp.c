@@ -594,6 +594,13 @@ check_from_rows(void)
 		CHECK(dpb_release_from_rows(&rnone, DPB_MODEL_LINEAR, &p, d, X, Y, n, rb, NULL, &err) == DPB_OK,
 			  "none: %s", err.msg);
 		CHECK(rnone.stats[rnone.nstats - 1] == nclamped, "mechanism none: exact count");
+		{
+			double		yc,
+						ysd;
+
+			CHECK(dpb_release_yclamp(&rnone, &yc, &ysd) == 1 && yc == nclamped && ysd == 0,
+				  "dpb_release_yclamp, mechanism none");
+		}
 		dpb_release_free_stats(&rnone);
 		/* with noise: the count is on its grid, near the truth (within 6
 		 * sd: fails with probability 2e-9) and the release round-trips */
@@ -609,6 +616,13 @@ check_from_rows(void)
 			dpb_release_noise_sd(&r, sd);
 			CHECK(fabs(r.stats[r.nstats - 1] - nclamped) <= 6 * sd[r.nstats - 1],
 				  "noisy count %g near %d (sd %g)", r.stats[r.nstats - 1], nclamped, sd[r.nstats - 1]);
+			{
+				double		yc,
+							ysd;
+
+				CHECK(dpb_release_yclamp(&r, &yc, &ysd) == 1 && yc == r.stats[r.nstats - 1] &&
+					  ysd == sd[r.nstats - 1] && ysd > 0, "dpb_release_yclamp");
+			}
 			CHECK(dpb_release_validate(&r, &err) == DPB_OK, "validate: %s", err.msg);
 			dpb_release_pack(&r, buf);
 			CHECK(dpb_release_unpack(buf, sz, &r2, &err) == DPB_OK, "unpack: %s", err.msg);
@@ -677,6 +691,12 @@ check_from_rows(void)
 				dpb_release_pack(&r, buf);
 				CHECK(dpb_release_unpack(buf, sz, &r2, &err) == DPB_OK && r2.version == i &&
 					  r2.p.y_clamped == 0 && r2.nstats == r.nstats, "version %d read: %s", i, err.msg);
+				{
+					double		yc,
+								ysd;
+
+					CHECK(dpb_release_yclamp(&r2, &yc, &ysd) == 0, "version %d: no count", i);
+				}
 				dpb_release_free_stats(&r2);
 				free(buf);
 			}

@@ -595,6 +595,28 @@ dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known)
 	*known = 0;
 }
 
+int
+dpb_release_yclamp(const dpb_release *r, double *count, double *sd)
+{
+	dpb_layout	L;
+	int			k;
+	double	   *all;
+
+	*count = 0.0;
+	*sd = 0.0;
+	if (dpb_release_layout(r, &L) != DPB_OK || (k = dpb_layout_yclamp_index(&L)) < 0 ||
+		k >= r->nstats || r->stats == NULL)
+		return 0;
+	all = malloc(sizeof(double) * (size_t) r->nstats);
+	if (all == NULL)
+		return 0;
+	dpb_release_noise_sd(r, all);
+	*count = r->stats[k];
+	*sd = all[k];
+	free(all);
+	return 1;
+}
+
 void
 dpb_release_noise_sd(const dpb_release *r, double *out)
 {

@@ -125,6 +125,12 @@ dpb_status	dpb_release_layout(const dpb_release *r, dpb_layout *L);
  * holds the exact count: known = 1 there.) */
 void		dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known);
 
+/* The release's count of clamped responses (the y_clamped block, format
+ * version 4; docs/privacy.md §17): returns 1 and its noisy value and noise
+ * sd (0 for mechanism "none"), or 0 when r has no such block (versions 2
+ * and 3, logistic, Poisson, LDP, y_clamped 0). */
+int			dpb_release_yclamp(const dpb_release *r, double *count, double *sd);
+
 /* Noise standard deviation of each entry (in released, unweighted units);
  * out has nstats entries.  For laplace the sd is sqrt(2) times the scale.
  * These are the scales of the discrete noise actually drawn (g sqrt(s) and
