@@ -28,16 +28,18 @@ LANGUAGE sql AS $$
   FROM dpbayes.release_stats(r) s
 $$;
 
--- linear: y clamped to [-1.2, 1.2]
+-- linear: y clamped to [-1.2, 1.2]; n_y_clamped (the y_clamped block, on by
+-- default for linear releases) counts the rows whose y was clamped
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(y, 1.2)) y, sum(least(y, 1.2)*a) ya, sum(least(y, 1.2)*b) yb,
-                  sum(least(y, 1.2)^2) yy, count(*) n FROM exz)
+                  sum(least(y, 1.2)^2) yy, count(*) n,
+                  count(*) FILTER (WHERE abs(y) > 1.2) nyc FROM exz)
 SELECT c.* FROM e, (SELECT dpbayes.linear_release(x, y,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 1.2,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4],
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
      LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
-        'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy)) c;
+        'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy, 'n_y_clamped', e.nyc)) c;
 
 -- logistic: y in {-1, +1}
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
@@ -85,13 +87,14 @@ SELECT y, a0 * f AS a, b0 * f AS b FROM (
                (least(greatest(x[2], 0), 4) - 2) / 2 * 2 AS b0 FROM ex) s) t;
 WITH e AS (SELECT sum(a) a, sum(b) b, sum(a*a) aa, sum(a*b) ab, sum(b*b) bb,
                   sum(least(y, 1.2)) y, sum(least(y, 1.2)*a) ya, sum(least(y, 1.2)*b) yb,
-                  sum(least(y, 1.2)^2) yy, count(*) n FROM exball)
+                  sum(least(y, 1.2)^2) yy, count(*) n,
+                  count(*) FILTER (WHERE abs(y) > 1.2) nyc FROM exball)
 SELECT c.entry, c.ok FROM e, (SELECT dpbayes.linear_release(x, y,
         dpbayes.privacy(epsilon => 1e9, delta => 1e-5, clip => 2, y_bound => 1.2,
                         lower => ARRAY[-1, 0], upper => ARRAY[1, 4], scaling => 'ball',
                         features => ARRAY['a', 'b'])) r FROM ex) rr,
      LATERAL check_exact(rr.r, jsonb_build_object('n', e.n, 'a', e.a, 'b', e.b, 'a^2', e.aa, 'a*b', e.ab,
-        'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy)) c;
+        'b^2', e.bb, 'y', e.y, 'y*a', e.ya, 'y*b', e.yb, 'y^2', e.yy, 'n_y_clamped', e.nyc)) c;
 
 -- under replace neighbours N is released exactly; GROUP BY makes one
 -- release per group (sql/12_neighbours.sql: the default add_remove)
@@ -101,7 +104,7 @@ FROM (SELECT i % 3 AS g, dpbayes.logistic_release(x, yb, dpbayes.privacy(epsilon
       FROM ex GROUP BY 1) s ORDER BY g;
 
 -- an empty group still gets noise (the parameters are a constant), its
--- count too
+-- count and its count of clamped responses too
 SELECT (j ->> 'n')::int AS n,
        (SELECT count(*) FROM jsonb_array_elements(j -> 'blocks') b,
                jsonb_array_elements(b -> 'values') v WHERE (v #>> '{}')::float8 <> 0) AS nonzero

@@ -53,8 +53,8 @@ SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, 
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => y + 1, y_bound => 1, scaling => 'none')) FROM bad;
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1 + y, scaling => 'none')) FROM bad;
 -- a hand-made composite gets the same checks as the constructor
-SELECT dpbayes.linear_release(x, y, ROW(-1, 1e-6, 1, 1, NULL, NULL, true, 'gaussian', 'box', NULL, NULL, 0, 'add_remove')::dpbayes.privacy) FROM bad;
-SELECT dpbayes.linear_release(x, y, ROW(1, 1e-6, 1, 1, NULL, NULL, true, 'gauss', 'box', NULL, NULL, 0, 'add_remove')::dpbayes.privacy) FROM bad;
+SELECT dpbayes.linear_release(x, y, ROW(-1, 1e-6, 1, 1, NULL, NULL, true, 'gaussian', 'box', NULL, NULL, 0, 'add_remove', NULL)::dpbayes.privacy) FROM bad;
+SELECT dpbayes.linear_release(x, y, ROW(1, 1e-6, 1, 1, NULL, NULL, true, 'gauss', 'box', NULL, NULL, 0, 'add_remove', NULL)::dpbayes.privacy) FROM bad;
 -- an empty group needs constant parameters that fix d
 SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none')) FROM bad WHERE false;
 SELECT dpbayes.linear_release(x, y, p) FROM bad, (SELECT dpbayes.privacy(epsilon => 1, y_bound => 1, lower => ARRAY[0,0], upper => ARRAY[1,1]) p OFFSET 0) pp WHERE false;

@@ -140,7 +140,11 @@ FROM (SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
         lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r FROM pat) rr,
      dpbayes.posterior(rr.r, draws => 50, chains => 1, warmup => 200, seed => 1);
 -- a tiny subset under heavy noise: the noisy count may fall below 1; the
--- samplers still run (N is a parameter with a flat prior on N > 0)
+-- samplers still run (N is a parameter with a flat prior on N > 0).  (Test
+-- noise seed 3: the linear count falls below 1, the logistic one, drawn
+-- next, does not; the seed was chosen for that when the y_clamped block
+-- changed the number of draws of a linear release.)
+SET dpbayes.insecure_noise_seed = 3;
 SELECT s.value < 1 AS count_below_1, (SELECT count(*) FROM dpbayes.posterior(rr.r, draws => 10,
          chains => 1, warmup => 10, seed => 1)) AS linear_draws
 FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 0.05, y_bound => 1,
@@ -156,6 +160,91 @@ RESET client_min_messages;
 SELECT s.value AS exact_count, s.noise_sd
 FROM (SELECT dpbayes.nonprivate_linear_stats(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none')) r
       FROM pat WHERE hiv) rr, dpbayes.release_stats(rr.r) s WHERE s.block = 'count';
+
+-- ---- the count of clamped responses (docs/privacy.md §17) ----
+-- Linear releases end with the y_clamped block: the noisy number of rows
+-- whose y was outside [-y_bound, y_bound] (0.02 of the budget by default).
+-- pat has none (|y| <= 0.5 < y_bound = 1); its neighbour pat1 has one more
+-- row, clamped (y = 5).  Each release's entry is its table's count up to
+-- its noise, and the two differ by the one record up to their noises: the
+-- entry's sensitivity is 1, under both relations.
+CREATE TABLE pat1 AS SELECT * FROM pat UNION ALL SELECT 1001, ARRAY[0.5, 0.5]::float8[], 5.0::float8, false, 0;
+SELECT t.tab, t.nb, (SELECT count(*) FROM pat1 WHERE abs(y) > 1 AND (t.tab = 'pat1' OR i <= 1000)) AS clamped_rows,
+       abs(s.value - (SELECT count(*) FROM pat1 WHERE abs(y) > 1 AND (t.tab = 'pat1' OR i <= 1000)))
+         <= 5 * s.noise_sd AS within_noise,
+       s.entry, s.sensitivity
+FROM (VALUES ('pat', 'add_remove'), ('pat1', 'add_remove'), ('pat', 'replace'), ('pat1', 'replace')) t(tab, nb),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+                lower => ARRAY[0, 0], upper => ARRAY[1, 1], neighbours => t.nb)) r
+              FROM pat1 WHERE t.tab = 'pat1' OR i <= 1000) rr,
+     LATERAL (SELECT st.value, st.noise_sd, st.entry, (j.b ->> 'sensitivity')::numeric(12, 10) AS sensitivity
+              FROM dpbayes.release_stats(rr.r) st,
+                   jsonb_array_elements(rr.r::jsonb -> 'blocks') j(b)
+              WHERE st.block = 'y_clamped' AND j.b ->> 'kind' = 'y_clamped') s
+ORDER BY 2, 1;
+-- at epsilon = 1e6 the noise is far below 1/2: the two releases' entries
+-- round to 0 and 1, the only difference the record makes
+SELECT string_agg(round(s.value)::text, ', ' ORDER BY t.tab) AS rounded_pat_pat1,
+       bool_and(s.noise_sd < 0.05) AS small_noise
+FROM (VALUES ('pat'), ('pat1')) t(tab),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1e6, y_bound => 1,
+                lower => ARRAY[0, 0], upper => ARRAY[1, 1])) r
+              FROM pat1 WHERE t.tab = 'pat1' OR i <= 1000) rr,
+     dpbayes.release_stats(rr.r) s WHERE s.block = 'y_clamped';
+-- the default share: linear releases only (not logistic, not poisson)
+SELECT m.model, (r::jsonb ->> 'y_clamped')::float8 AS y_clamped,
+       jsonb_path_query_array(r::jsonb, '$.blocks[*].kind') AS kinds
+FROM (VALUES ('linear'), ('logistic'), ('poisson')) m(model),
+     LATERAL (SELECT CASE m.model
+                WHEN 'linear' THEN dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, scaling => 'none'))
+                WHEN 'logistic' THEN dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1, scaling => 'none'))
+                ELSE dpbayes.poisson_release(x, round(abs(y) * 4), dpbayes.privacy(epsilon => 1, y_bound => 3, scaling => 'none'))
+              END AS r FROM pat) rr ORDER BY 1;
+-- the parameter: dpbayes.privacy(..., y_clamped => s); NULL (the default)
+-- is 0.02 for linear releases and 0 otherwise, 0 releases no block
+SELECT (dpbayes.privacy(epsilon => 1, scaling => 'none')).y_clamped AS not_given,
+       (dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 0.1)).y_clamped AS given;
+SELECT s.share, (r::jsonb ->> 'y_clamped')::float8 AS y_clamped,
+       jsonb_array_length(r::jsonb -> 'blocks') AS blocks,
+       r::jsonb #> '{blocks,-1,kind}' AS last_block
+FROM (VALUES (0.0), (0.1)) s(share),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+                scaling => 'none', y_clamped => s.share)) r FROM pat) rr ORDER BY 1;
+-- the count takes its share of the budget, the model's blocks the rest: the
+-- count's noise sd is 1/sqrt(2 rho s), to the grid's rounding
+SELECT s.share, round((st.noise_sd * sqrt(2 * (r::jsonb ->> 'zcdp_rho')::float8 * s.share))::numeric, 3)
+         AS sd_times_sqrt_2_rho_s
+FROM (VALUES (0.02), (0.1), (0.5)) s(share),
+     LATERAL (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+                scaling => 'none', y_clamped => s.share)) r FROM pat) rr,
+     dpbayes.release_stats(rr.r) st WHERE st.block = 'y_clamped' ORDER BY 1;
+-- bad shares: negative, 1 or more, NaN, with x_moments adding up to 1 or
+-- more (22023 from the constructor); on a logistic or Poisson release
+-- (22023 from the aggregate)
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => -0.1)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 1)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 'NaN')$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.privacy(epsilon => 1, scaling => 'none', y_clamped => 0.5, x_moments => 0.5)$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1,
+         scaling => 'none', y_clamped => 0.02)) FROM pat$q$);
+SELECT pg_temp.err($q$SELECT dpbayes.poisson_release(x, 1, dpbayes.privacy(epsilon => 1, y_bound => 3,
+         scaling => 'none', y_clamped => 0.02)) FROM pat$q$);
+-- the default gives way to x_moments of 0.98 or more
+SELECT (r::jsonb ->> 'y_clamped')::float8 AS y_clamped_beside_x_moments_099
+FROM (SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1,
+        lower => ARRAY[0, 0], upper => ARRAY[1, 1], x_moments => 0.99)) r FROM pat) rr;
+-- a forged share in the text form (negative, 1 or more, on a logistic
+-- release, on a release of format version 3) is refused with 22P02
+SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{y_clamped}', '-0.1')::text::dpbayes.release FROM sub$q$);
+SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{y_clamped}', '1')::text::dpbayes.release FROM sub$q$);
+SELECT pg_temp.err($q$SELECT jsonb_set(r::jsonb, '{y_clamped}', '0.5')::text::dpbayes.release FROM sub$q$);
+SELECT pg_temp.err($q$SELECT jsonb_set(jsonb_set(r::jsonb, '{version}', '3'), '{y_clamped}', '0.02')::text::dpbayes.release FROM sub$q$);
+SELECT pg_temp.err($q$SELECT jsonb_set(dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1, scaling => 'none'))::jsonb,
+         '{y_clamped}', '0.02')::text::dpbayes.release FROM pat$q$);
+-- a release of format version 3 (without the block: logistic) still reads
+SELECT pg_temp.err($q$SELECT jsonb_set(dpbayes.logistic_release(x, y > 0, dpbayes.privacy(epsilon => 1, scaling => 'none'))::jsonb,
+         '{version}', '3')::text::dpbayes.release FROM pat$q$) AS version_3;
+DROP TABLE pat1;
 
 DROP TABLE public_keys;
 DROP TABLE sub;

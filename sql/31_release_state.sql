@@ -27,7 +27,7 @@ CREATE AGGREGATE st_test.combine(dpbayes.release_state) (
 SELECT dpbayes.privacy(epsilon => 1, lower => '{-1,-1}', upper => '{1,1}') AS p \gset
 CREATE TABLE states AS
 SELECT i % 3 AS part, st_test.logistic_state(x, y, :'p') AS s FROM st GROUP BY i % 3;
--- text form: \x and the hex of the binary form (magic DPBP, version 1,
+-- text form: \x and the hex of the binary form (magic DPBP, version 2,
 -- kind 1); it round-trips, and send gives the same bytes
 SELECT part, left(s::text, 14) AS head, length(s::text) AS text_length,
        s::text::dpbayes.release_state::text = s::text AS text_round_trip,
@@ -44,6 +44,37 @@ SET dpbayes.insecure_noise_seed = 6;
 SET dpbayes.insecure_noise_seed = 5;
 CREATE TABLE r2 AS SELECT dpbayes._logistic_state_final(st_test.combine(s)) AS r FROM states;
 SELECT r1.r::text = r2.r::text AS final_of_combined_is_the_release FROM r1, r2;
+-- a state of dpbayes 0.1.0 (format version 1: without the y_clamped share,
+-- bytes 60..67 of version 2) still reads, and gives the same release
+SET dpbayes.insecure_noise_seed = 5;
+CREATE TABLE r3 AS
+SELECT dpbayes._logistic_state_final(st_test.combine(
+         ('\x4450425001' || substr(s::text, 13, 110) || substr(s::text, 139))::dpbayes.release_state
+         ORDER BY part)) AS r FROM states;
+SELECT r1.r::text = r3.r::text AS version_1_state_same_release FROM r1, r3;
+RESET dpbayes.insecure_noise_seed;
+-- linear: the state carries the count of the rows whose response was
+-- clamped (the y_clamped block, 0.02 of the budget by default) as its last
+-- total; the combined state of two parts releases it (epsilon 1e9: the
+-- noise is far below 0.5)
+CREATE AGGREGATE st_test.linear_state(float8[], float8, dpbayes.privacy) (
+    SFUNC = dpbayes._linear_state_trans, STYPE = dpbayes.release_state);
+SELECT dpbayes.privacy(epsilon => 1e9, delta => 1e-5, y_bound => 1, lower => '{-1,-1}', upper => '{1,1}') AS pl \gset
+CREATE TABLE linstates AS SELECT i % 2 AS part, st_test.linear_state(x, yl, :'pl') AS s FROM st GROUP BY 1;
+SELECT (SELECT count(*) FROM st WHERE abs(yl) > 1) AS clamped_rows,
+       round(v.value) AS released_rounded
+FROM (SELECT dpbayes._linear_state_final(st_test.combine(s ORDER BY part)) AS r FROM linstates) f,
+     dpbayes.release_stats(f.r) v WHERE v.block = 'y_clamped';
+-- a version-1 linear state (no share, no count) releases no such block
+SELECT jsonb_path_query_array(dpbayes.release_json(dpbayes._linear_state_final(
+         ('\x4450425001' || substr(s::text, 13, 110) || substr(s::text, 139, length(s::text) - 138 - 32))::dpbayes.release_state)),
+         '$.blocks[*].kind') AS version_1_kinds
+FROM linstates WHERE part = 0;
+-- and its count beyond the rows of the state is refused (the last total
+-- set to n + 1 = 1501)
+SELECT (left(s::text, length(s::text) - 32) || 'dd050000000000000000000000000000')::dpbayes.release_state
+FROM linstates WHERE part = 0;
+DROP TABLE linstates;
 RESET dpbayes.insecure_noise_seed;
 -- states of other parameters or another model are not combined
 INSERT INTO states
@@ -83,8 +114,8 @@ SELECT 'garbage'::dpbayes.release_state;
 SELECT '\x00'::dpbayes.release_state;
 SELECT '\x4450425'::dpbayes.release_state;
 SELECT '\x445042500101zz'::dpbayes.release_state;
--- version 2 (unknown), kind 9
-SELECT ('\x4450425002' || substr(s::text, 13))::dpbayes.release_state FROM states WHERE part = 0;
+-- version 3 (unknown), kind 9
+SELECT ('\x4450425003' || substr(s::text, 13))::dpbayes.release_state FROM states WHERE part = 0;
 SELECT ('\x445042500109' || substr(s::text, 15))::dpbayes.release_state FROM states WHERE part = 0;
 -- truncated; one byte too many
 SELECT left(s::text, length(s::text) - 2)::dpbayes.release_state FROM states WHERE part = 0;

@@ -141,7 +141,7 @@ roundtrip(gsl_rng *rng, dpb_model model, int d, int xmom, int names, int64_t nro
 	/* the parameters come back byte for byte (the combine compares them) */
 	CHECK(memcmp(&p, &q, sizeof(p)) == 0, "parameters kept byte for byte (model %d, d %d)", model, d);
 	box_init(&b, model, &q, d);
-	st = dpb_state_load_totals(&b.acc, tot, n2, &err);
+	st = dpb_state_load_totals(&b.acc, &q, tot, n2, &err);
 	CHECK(st == DPB_OK, "load totals: %s", err.detail);
 	CHECK(same_totals(&a.acc, &b.acc), "totals kept (model %d, d %d, xmom %d)", model, d, xmom);
 	free(buf);
@@ -202,13 +202,13 @@ test_rstate(void)
 	dpb_state_stats_pack(DPB_MODEL_POISSON, &p, 3, 2666, &s2.acc, b2);
 	box_init(&m, DPB_MODEL_POISSON, &p, 3);
 	CHECK(dpb_state_stats_unpack(b1, sz, &mm, &q, &dd, &nn, &tot, &err) == DPB_OK &&
-		  dpb_state_load_totals(&m.acc, tot, nn, &err) == DPB_OK, "shard 1 unpacks");
+		  dpb_state_load_totals(&m.acc, &q, tot, nn, &err) == DPB_OK, "shard 1 unpacks");
 	{
 		acc_box		m2;
 
 		box_init(&m2, DPB_MODEL_POISSON, &p, 3);
 		CHECK(dpb_state_stats_unpack(b2, sz, &mm, &q, &dd, &nn, &tot, &err) == DPB_OK &&
-			  dpb_state_load_totals(&m2.acc, tot, nn, &err) == DPB_OK, "shard 2 unpacks");
+			  dpb_state_load_totals(&m2.acc, &q, tot, nn, &err) == DPB_OK, "shard 2 unpacks");
 		dpb_acc_merge(&m.acc, &m2.acc);
 		CHECK(same_totals(&m.acc, &all.acc), "two shards combined = all rows in one place");
 		free(m2.raw);
@@ -224,7 +224,7 @@ test_rstate(void)
 		{ \
 			acc_box _t; \
 			box_init(&_t, mm, &q, dd); \
-			_st = dpb_state_load_totals(&_t.acc, tot, nn, &err); \
+			_st = dpb_state_load_totals(&_t.acc, &q, tot, nn, &err); \
 			free(_t.raw); \
 		} \
 		CHECK(_st != DPB_OK, "refused: %s", (what)); \
@@ -233,7 +233,7 @@ test_rstate(void)
 	bad[0] = 'X';
 	REFUSED("bad magic", sz);
 	memcpy(bad, b1, sz);
-	bad[4] = 2;
+	bad[4] = 3;
 	REFUSED("unknown version", sz);
 	memcpy(bad, b1, sz);
 	bad[5] = 9;

@@ -27,6 +27,7 @@ unsigned long unit_seed_shift = 0;
 	X(linear_nuts_sbc) \
 	X(sensitivity) \
 	X(sens_radii) \
+	X(yclamp) \
 	X(agm) \
 	X(accum) \
 	X(rstate) \

@@ -38,6 +38,11 @@ void		dpb_pg_noise_bits_done(dpb_rbits *r);
 /* privacy.c: the dpbayes.privacy composite into a dpb_params (checked with
  * dpb_params_check; errors are raised). */
 void		dpb_pg_params_from_datum(Datum composite, dpb_params *p);
+/* The same for a central release of model: y_clamped as given to
+ * dpbayes.privacy(), or when not given (NULL) the model's default share of
+ * the clamped-response count (dpb_params_default_y_clamped: 0.02 for
+ * linear, 0 otherwise). */
+void		dpb_pg_params_for_release(Datum composite, dpb_model model, dpb_params *p);
 
 /* privacy.c: a release's parameters must have public bounds, or scaling
  * "none" chosen explicitly (issue 25): else an error that says why, what to

@@ -68,7 +68,8 @@ dpbayes_charge_of(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the number of features must be between 1 and %d", DPB_MAX_D)));
-	dpb_pg_params_from_datum(PG_GETARG_DATUM(2), &r.p);
+	/* as the release aggregate will read them (the y_clamped default) */
+	dpb_pg_params_for_release(PG_GETARG_DATUM(2), r.model, &r.p);
 	if (r.p.d != 0 && r.p.d != d)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -18,18 +18,21 @@
 
 #include "names.h"
 
-#define NATTS 13
+#define NATTS 14
+/* the attributes of dpbayes 0.1.0's composite (without y_clamped): a value
+ * stored before ALTER EXTENSION UPDATE has only these */
+#define NATTS_0_1 13
 enum
 {
 	A_EPSILON, A_DELTA, A_CLIP, A_Y_BOUND, A_LOWER, A_UPPER, A_INTERCEPT,
 	A_MECHANISM, A_SCALING, A_FEATURES, A_NOISE_WEIGHTS, A_X_MOMENTS,
-	A_NEIGHBOURS
+	A_NEIGHBOURS, A_Y_CLAMPED
 };
 
 static const char *const attnames[NATTS] = {
 	"epsilon", "delta", "clip", "y_bound", "lower", "upper", "intercept",
 	"mechanism", "scaling", "features", "noise_weights", "x_moments",
-	"neighbours"
+	"neighbours", "y_clamped"
 };
 
 int
@@ -245,6 +248,12 @@ params_fill(const Datum *v, const bool *isnull, dpb_params *p)
 					 errmsg("unknown neighbouring relation"),
 					 errhint("Use \"add_remove\" (the number of rows is private) or \"replace\" (a fixed population whose size is public).")));
 	}
+	/* NULL: the model's default (dpb_pg_params_for_release) */
+	if (!isnull[A_Y_CLAMPED])
+	{
+		p->y_clamped = DatumGetFloat8(v[A_Y_CLAMPED]);
+		p->y_clamped_set = 1;
+	}
 	st = dpb_params_check(p, &err);
 	if (st != DPB_OK)
 		dpb_pg_raise(st, &err, ERRCODE_INVALID_PARAMETER_VALUE);
@@ -260,13 +269,15 @@ dpbayes_privacy(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	int			i;
 
-	if (PG_NARGS() != NATTS)
+	/* 13 arguments: the function of a 0.1.0 schema not yet updated (its
+	 * composite has 13 attributes too) */
+	if (PG_NARGS() != NATTS && PG_NARGS() != NATTS_0_1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_FUNCTION_DEFINITION),
 				 errmsg("dpbayes.privacy takes %d arguments", NATTS)));
 	for (i = 0; i < NATTS; i++)
 	{
-		isnull[i] = PG_ARGISNULL(i);
+		isnull[i] = i >= PG_NARGS() || PG_ARGISNULL(i);
 		v[i] = isnull[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
 	}
 	params_fill(v, isnull, &p);
@@ -302,14 +313,34 @@ dpb_pg_params_from_datum(Datum composite, dpb_params *p)
 	bool		isnull[NATTS];
 	int			i;
 
-	if (HeapTupleHeaderGetNatts(th) != NATTS)
+	/* a value stored by dpbayes 0.1.0 has no y_clamped (read as NULL) */
+	if (HeapTupleHeaderGetNatts(th) != NATTS && HeapTupleHeaderGetNatts(th) != NATTS_0_1)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("privacy parameters have %d attributes, expected %d",
 						HeapTupleHeaderGetNatts(th), NATTS)));
 	for (i = 0; i < NATTS; i++)
-		v[i] = GetAttributeByName(th, attnames[i], &isnull[i]);
+	{
+		/* y_clamped only in a value of the 0.2.0 type (a 0.1.0 value, or
+		 * one of a 0.1.0 schema, has none: NULL, the model's default) */
+		if (i >= HeapTupleHeaderGetNatts(th))
+		{
+			v[i] = (Datum) 0;
+			isnull[i] = true;
+		}
+		else
+			v[i] = GetAttributeByName(th, attnames[i], &isnull[i]);
+	}
 	params_fill(v, isnull, p);
+}
+
+void
+dpb_pg_params_for_release(Datum composite, dpb_model model, dpb_params *p)
+{
+	dpb_pg_params_from_datum(composite, p);
+	if (!p->y_clamped_set)
+		p->y_clamped = dpb_params_default_y_clamped(p, model);
+	p->y_clamped_set = 0;		/* resolved: compared byte for byte */
 }
 
 void

@@ -103,6 +103,8 @@ state_setup(RelState *s, MemoryContext cxt, int d)
 	dpb_params_model_layout(&s->params, s->model, d, &s->L);
 	if (STATE_XMOM(s))
 		dpb_layout_add_xmoments(&s->L); /* checked by dpb_params_check_model */
+	if (s->params.y_clamped > 0)
+		dpb_layout_add_yclamp(&s->L);	/* linear only: checked likewise */
 	dpb_clipper_init(&s->clip, &s->params, s->model, d);
 	s->d = d;
 	{
@@ -160,7 +162,7 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 			 * parameters */
 			dpb_params	other;
 
-			dpb_pg_params_from_datum(pd, &other);
+			dpb_pg_params_for_release(pd, s->model, &other);
 			if (other.d == 0)
 				other.d = s->params.d;
 			if (memcmp(&other, &s->params, sizeof(other)) != 0)
@@ -169,7 +171,7 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 						 errmsg("privacy parameters must be the same for every row of a group")));
 		}
 		else
-			dpb_pg_params_from_datum(pd, &s->params);
+			dpb_pg_params_for_release(pd, s->model, &s->params);
 		s->p_copy = MemoryContextAlloc(cxt, len);
 		memcpy(s->p_copy, th, len);
 		s->p_len = len;
@@ -180,7 +182,7 @@ check_params(FunctionCallInfo fcinfo, RelState *s, MemoryContext cxt, Datum pd)
 	{
 		dpb_params	other;
 
-		dpb_pg_params_from_datum(pd, &other);
+		dpb_pg_params_for_release(pd, s->model, &other);
 		if (other.d == 0)
 			other.d = s->params.d;	/* state_setup fixed d from the data */
 		if (memcmp(&other, &s->params, sizeof(other)) != 0)
@@ -326,6 +328,9 @@ dpb_rel_add(RelState *s, const double *x, double y)
 				 errmsg("feature values must be finite"),
 				 errdetail("NaN and infinity are not allowed as feature values.")));
 	dpb_acc_add(&s->acc, s->z, dpb_clip_y(&s->clip, y));
+	/* the records whose response is clamped (the y_clamped block) */
+	if (dpb_clip_y_clamped(&s->clip, y))
+		dpb_acc_add_yclamped(&s->acc);
 	s->n++;
 }
 
@@ -538,7 +543,7 @@ dpb_rel_state_unpack(const unsigned char *buf, size_t len, MemoryContext cxt, in
 	s->params = p;
 	state_setup(s, cxt, d);
 	s->n = n;
-	if (dpb_state_load_totals(&s->acc, totals, n, &err) != DPB_OK)
+	if (dpb_state_load_totals(&s->acc, &p, totals, n, &err) != DPB_OK)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("invalid release aggregate state"),
@@ -661,7 +666,7 @@ corrupt:
 /* The privacy parameters of an empty group: the aggregate's argument, when
  * it is a constant (the transition function never ran). */
 static void
-empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
+empty_group_params(FunctionCallInfo fcinfo, dpb_model model, dpb_params *p)
 {
 	Aggref	   *ag = AggGetAggref(fcinfo);
 	TargetEntry *te;
@@ -687,7 +692,7 @@ empty_group_params(FunctionCallInfo fcinfo, dpb_params *p)
 				 errmsg("cannot release an empty group unless the privacy parameters are a constant"),
 				 errdetail("The group has no rows, so the parameters were never evaluated."),
 				 errhint("Pass dpbayes.privacy(...) with constant arguments.")));
-	dpb_pg_params_from_datum(((Const *) te->expr)->constvalue, p);
+	dpb_pg_params_for_release(((Const *) te->expr)->constvalue, model, p);
 	/* the column form without explicit VARIADIC: d is the argument count */
 	if (p->d == 0 && cols && !ag->aggvariadic)
 		p->d = list_length(ag->args) - 2;
@@ -714,7 +719,7 @@ release_final_of(FunctionCallInfo fcinfo, dpb_model model, RelState *s)
 	r.model = model;
 	if (s == NULL || s->d == 0)
 	{
-		empty_group_params(fcinfo, &r.p);
+		empty_group_params(fcinfo, model, &r.p);
 		check_release_params(&r.p, model, r.p.d);
 		r.d = r.p.d;
 		r.n = 0;

@@ -393,6 +393,9 @@ dpbayes_release_summary(PG_FUNCTION_ARGS)
 	if (r.p.x_moments > 0)
 		put_kv(rsinfo, "x_moments", psprintf("%s of the budget on the moments of the features",
 											fmt_num(r.p.x_moments)));
+	if (r.p.y_clamped > 0)
+		put_kv(rsinfo, "y_clamped", psprintf("%s of the budget on the count of clamped responses",
+											fmt_num(r.p.y_clamped)));
 	put_kv(rsinfo, "statistics", psprintf("%d in %d blocks", r.nstats, r.nblocks));
 	put_kv(rsinfo, "insecure test noise", r.insecure ? "YES: NOT PRIVATE" : "no");
 	if (r.p.mechanism == DPB_MECH_NONE)

@@ -377,11 +377,19 @@ release_from_root(JsonbContainer *root, dpb_release *r)
 
 	v = field(root, "x_moments", false);
 	r->p.x_moments = v ? num(v, "x_moments") : 0.0;
+	/* format version 4: the share of the clamped-response count (optional,
+	 * 0: none; releases of versions 2 and 3 have none) */
+	v = field(root, "y_clamped", false);
+	r->p.y_clamped = v ? num(v, "y_clamped") : 0.0;
+	if (r->p.y_clamped != 0 && r->version <= DPB_RELEASE_VERSION_NO_YCLAMP)
+		bad(psprintf("Key \"y_clamped\" must be 0 in a release of format version %d.", r->version));
 
 	if (dpb_params_model_layout(&r->p, r->model, r->d, &L) != DPB_OK)
 		bad("Invalid model or feature count.");
 	if (r->p.x_moments > 0 && dpb_layout_add_xmoments(&L) != DPB_OK)
 		bad("Key \"x_moments\" is only valid for linear releases with at most 16 features.");
+	if (r->p.y_clamped > 0 && dpb_layout_add_yclamp(&L) != DPB_OK)
+		bad("Key \"y_clamped\" is only valid for linear releases.");
 	blocks = array(field(root, "blocks", true), "blocks", &nb);
 	if (nb != L.nblocks)
 		bad(psprintf("A %s release has %d blocks; this one has %d.",

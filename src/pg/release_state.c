@@ -85,11 +85,11 @@ state_expand(const unsigned char *buf, size_t len, MemoryContext parent, int cod
 	if (kind != DPB_STATE_KIND_STATS && kind != DPB_STATE_KIND_LDP)
 	{
 		if (len >= DPB_STATE_HDR && memcmp(buf, DPB_STATE_MAGIC, 4) == 0 &&
-			buf[4] != DPB_STATE_VERSION)
+			!DPB_STATE_VERSION_OK(buf[4]))
 			ereport(ERROR,
 					(errcode(code),
 					 errmsg("unsupported release aggregate state version"),
-					 errdetail("Version %u; this build reads version %d.", (unsigned) buf[4],
+					 errdetail("Version %u; this build reads versions 1 and %d.", (unsigned) buf[4],
 							   DPB_STATE_VERSION)));
 		ereport(ERROR,
 				(errcode(code),

@@ -15,7 +15,8 @@ CREATE TYPE dpbayes.privacy AS (
     features      text[],
     noise_weights double precision[],
     x_moments     double precision,
-    neighbours    text
+    neighbours    text,
+    y_clamped     double precision
 );
 COMMENT ON TYPE dpbayes.privacy IS
   'privacy parameters of a release; build it with dpbayes.privacy(...), which validates them';
@@ -34,14 +35,15 @@ CREATE FUNCTION dpbayes.privacy(
     features      text[]             DEFAULT NULL,
     noise_weights double precision[] DEFAULT NULL,
     x_moments     double precision   DEFAULT 0,
-    neighbours    text               DEFAULT 'add_remove')
+    neighbours    text               DEFAULT 'add_remove',
+    y_clamped     double precision   DEFAULT NULL)
 RETURNS dpbayes.privacy
 AS 'MODULE_PATHNAME', 'dpbayes_privacy'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.privacy(double precision, double precision, double precision,
     double precision, double precision[], double precision[], boolean, text, text, text[],
-    double precision[], double precision, text) IS
-  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds: a release needs them, or scaling none), intercept, mechanism (gaussian|laplace), scaling (box|ball: how the bounds scale the features; none: no bounds, the features are used as given, for features already scaled to the unit ball), features (names), noise_weights (relative noise scale per model statistic block, the count block last under add_remove), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none), neighbours (add_remove: the default, the number of rows is private and released with noise, right for WHERE subsets and GROUP BY groups; replace: a fixed population whose size is public, released exactly)';
+    double precision[], double precision, text, double precision) IS
+  'validated privacy parameters: epsilon, delta (default 1e-6 gaussian, 0 laplace), clip (L2 bound R of the scaled features), y_bound (public bound of the response), lower/upper (public feature bounds: a release needs them, or scaling none), intercept, mechanism (gaussian|laplace), scaling (box|ball: how the bounds scale the features; none: no bounds, the features are used as given, for features already scaled to the unit ball), features (names), noise_weights (relative noise scale per model statistic block, the count block last under add_remove), x_moments (share of the budget spent on releasing the third and fourth moments of the features, for the linear model''s "noisy" moments; 0: none), neighbours (add_remove: the default, the number of rows is private and released with noise, right for WHERE subsets and GROUP BY groups; replace: a fixed population whose size is public, released exactly), y_clamped (share of the budget spent on the number of rows whose response was clamped to y_bound, for the posterior''s model of the clamping; linear only; NULL: 0.02 for linear releases, 0 otherwise; 0: none)';
 
 -- ---------------------------------------------------------------------------
 -- The release type
@@ -292,11 +294,12 @@ CREATE FUNCTION dpbayes.privacy(
     features      text[]             DEFAULT NULL,
     noise_weights double precision[] DEFAULT NULL,
     x_moments     double precision   DEFAULT NULL,
-    neighbours    text               DEFAULT NULL)
+    neighbours    text               DEFAULT NULL,
+    y_clamped     double precision   DEFAULT NULL)
 RETURNS dpbayes.privacy
 AS 'MODULE_PATHNAME', 'dpbayes_mistake_argument'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.privacy(double precision, text, double precision, double precision,
     double precision, double precision[], double precision[], boolean, text, text, text[],
-    double precision[], double precision, text) IS
+    double precision[], double precision, text, double precision) IS
   'not privacy parameters: the argument is spelled neighbours, and this overload says so';

@@ -3,7 +3,9 @@
 -- dpbayes UPDATE, snapshot.sql with which=after.)  One line per finding:
 --   FAILED row ...        a row before the upgrade is gone, or a value it had
 --                         changed (a column the upgrade added is not compared:
---                         only the keys the row had before), or a table the
+--                         only the keys the row had before, also inside a
+--                         composite value such as a charge's privacy
+--                         parameters), or a table the
 --                         deployment had gained a row
 --   FAILED privileges ... an object that exists before and after changed its
 --                         owner or privileges
@@ -39,10 +41,18 @@ LANGUAGE sql STABLE AS $$
     SELECT coalesce((SELECT j - array_agg(f) FROM upg_check.intended i, unnest(i.fields) f
                      WHERE i.what = $1 AND i.kind = $2 AND $3 LIKE i.key_like), j)
 $$;
+-- a's keys that b has; in an object that both have under a key (a value of
+-- a composite type, such as the privacy parameters of a charge), likewise:
+-- an attribute the upgrade added to a composite type is not compared, as a
+-- column it added is not (0.2.0 added y_clamped to dpbayes.privacy)
 CREATE OR REPLACE FUNCTION upg_check.only_keys_of(a jsonb, b jsonb) RETURNS jsonb
-LANGUAGE sql IMMUTABLE AS $$
-    SELECT coalesce(jsonb_object_agg(e.k, e.v), '{}') FROM jsonb_each(a) e(k, v) WHERE b ? e.k
-$$;
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    RETURN (SELECT coalesce(jsonb_object_agg(e.k,
+                     CASE WHEN jsonb_typeof(e.v) = 'object' AND jsonb_typeof(b -> e.k) = 'object'
+                          THEN upg_check.only_keys_of(e.v, b -> e.k) ELSE e.v END), '{}')
+            FROM jsonb_each(a) e(k, v) WHERE b ? e.k);
+END $$;
 
 SELECT 'FAILED row ' || b.kind || ' ' || b.key || E':\n    before: ' || b.j::text
        || E'\n    after:  ' || CASE WHEN a.j IS NULL THEN '(gone)' ELSE upg_check.only_keys_of(a.j, b.j)::text END

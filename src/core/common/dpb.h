@@ -27,8 +27,8 @@
 #define DPB_MAX_MODEL_BLOCKS 5
 
 /* Largest number of statistic blocks in one release: up to 5 of the model,
- * plus the 2 moment blocks of x_moments. */
-#define DPB_MAX_BLOCKS 7
+ * plus the 2 moment blocks of x_moments and the y_clamped count. */
+#define DPB_MAX_BLOCKS 8
 
 typedef enum dpb_status
 {

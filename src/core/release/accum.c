@@ -94,6 +94,10 @@ dpb_accum_add(const dpb_layout *L, const double *z, double y, double *sums)
 			case DPB_BLK_COUNT:
 				o[0] += 1.0;
 				break;
+			case DPB_BLK_YCLAMP:
+				/* an indicator of the raw response, which (z, y) no longer
+				 * holds: the caller counts it (dpb_acc_add_yclamped) */
+				break;
 		}
 	}
 }
@@ -124,7 +128,8 @@ dpb_acc_total_bytes(int d, int poisson, int xmom)
 	size_t		q = acc_q(d, xmom),
 				h = (size_t) d + 1;
 
-	return sizeof(dpb_i128) * (q * q + (poisson ? h * h : 0));
+	/* G, H (poisson), the clamped-response count */
+	return sizeof(dpb_i128) * (q * q + (poisson ? h * h : 0) + 1);
 }
 
 size_t
@@ -195,6 +200,8 @@ dpb_acc_init(dpb_acc *acc, void *mem, const dpb_acc_bounds *b)
 	acc->H = poisson ? (dpb_i128 *) m : NULL;
 	if (poisson)
 		m += sizeof(dpb_i128) * h * h;
+	acc->yc = (dpb_i128 *) m;
+	m += sizeof(dpb_i128);
 	acc->Gc = (int64_t *) m;
 	m += sizeof(int64_t) * q * q;
 	acc->u = (int64_t *) m;
@@ -378,6 +385,13 @@ dpb_acc_merge(dpb_acc *a, dpb_acc *b)
 		for (k = 0; k < n; k++)
 			a->H[k] += b->H[k];
 	}
+	*a->yc += *b->yc;
+}
+
+void
+dpb_acc_add_yclamped(dpb_acc *acc)
+{
+	(*acc->yc)++;
 }
 
 /* entry (a, b) of a symmetric matrix kept in its upper triangle */
@@ -455,8 +469,16 @@ dpb_acc_fixed(dpb_acc *acc, const dpb_layout *L, dpb_i128 *I, int *e)
 				/* the number of records: the sum of u_0 u_0 = 1 */
 				a = b = 0;
 				break;
+			case DPB_BLK_YCLAMP:
+				hmat = -1;		/* not a sum of monomials of u */
+				break;
 		}
-		if (hmat)
+		if (hmat < 0)
+		{
+			I[k] = *acc->yc;
+			e[k] = 0;
+		}
+		else if (hmat)
 		{
 			I[k] = upper(acc->H, h, a, b);
 			e[k] = acc->ky + u_exp(acc, a) + u_exp(acc, b);

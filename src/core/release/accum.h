@@ -72,6 +72,9 @@ typedef struct dpb_acc
 	double		gy;				/* 2^ky */
 	dpb_i128   *G;				/* q x q totals (upper triangle used) */
 	dpb_i128   *H;				/* (d+1) x (d+1) totals, poisson only */
+	dpb_i128   *yc;				/* the number of records whose response was
+								 * clamped (dpb_acc_add_yclamped; the YCLAMP
+								 * block, layout.h); one total after G and H */
 	int64_t    *Gc;				/* the chunk's G (without x_moments) */
 	int64_t    *u;				/* the current record, q entries */
 	int64_t    *v;				/* ny [1, nz], d + 1 entries */
@@ -98,6 +101,10 @@ void		dpb_acc_init(dpb_acc *acc, void *mem, const dpb_acc_bounds *b);
  * rounding: the quantisation enforces the bounds exactly). */
 void		dpb_acc_add(dpb_acc *acc, const double *z, double y);
 
+/* Counts one record whose raw response was clamped (dpb_clip_y_clamped),
+ * in addition to dpb_acc_add of the clamped record. */
+void		dpb_acc_add_yclamped(dpb_acc *acc);
+
 /* Carries the chunk into the totals. */
 void		dpb_acc_flush(dpb_acc *acc);
 
@@ -111,8 +118,8 @@ int			dpb_acc_stats(dpb_acc *acc, const dpb_layout *L, double *stats);
 /* a += b (both are flushed first). */
 void		dpb_acc_merge(dpb_acc *a, dpb_acc *b);
 
-/* Bytes of the totals G and H (what serialization must keep); they are
- * contiguous at acc->G after a flush. */
+/* Bytes of the totals G, H and the clamped-response count (what
+ * serialization must keep); they are contiguous at acc->G after a flush. */
 size_t		dpb_acc_total_bytes(int d, int poisson, int xmom);
 
 /* The quantisation of one record as dpb_acc_add does it: u (q entries)

@@ -151,6 +151,12 @@ dpb_clip_y(const dpb_clipper *c, double y)
 	}
 }
 
+int
+dpb_clip_y_clamped(const dpb_clipper *c, double y)
+{
+	return c->model == DPB_MODEL_LINEAR && (y < -c->y_bound || y > c->y_bound);
+}
+
 double
 dpb_coord_bound(const dpb_params *p, int d)
 {

@@ -42,6 +42,11 @@ int			dpb_clip_x(const dpb_clipper *c, const double *x, double *z);
  * +-1. */
 double		dpb_clip_y(const dpb_clipper *c, double y);
 
+/* 1 when dpb_clip_y clamps the response of a linear model (|y| > y_bound:
+ * the records the YCLAMP block counts, layout.h), 0 otherwise (always 0
+ * for logistic and poisson). */
+int			dpb_clip_y_clamped(const dpb_clipper *c, double y);
+
 /* The per-feature scale s/half-width and centre used to map back to the
  * original units: z_j = gain_j * (x_j - center_j) when not clipped. */
 

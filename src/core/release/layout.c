@@ -27,6 +27,7 @@ block_len(dpb_block_kind kind, int p, int intercept)
 		case DPB_BLK_X4:
 			return dpb_multisets(p - intercept, 4);
 		case DPB_BLK_COUNT:
+		case DPB_BLK_YCLAMP:
 			return 1;
 	}
 	return 0;
@@ -128,11 +129,34 @@ dpb_layout_count_index(const dpb_layout *L)
 }
 
 dpb_status
+dpb_layout_add_yclamp(dpb_layout *L)
+{
+	int			b = L->nblocks;
+
+	if (L->model != DPB_MODEL_LINEAR || L->yclamp || L->d < 1 ||
+		b >= DPB_MAX_BLOCKS)
+		return DPB_EINVAL;
+	L->kind[b] = DPB_BLK_YCLAMP;
+	L->start[b] = L->nstats;
+	L->len[b] = 1;
+	L->nblocks++;
+	L->nstats++;
+	L->yclamp = 1;
+	return DPB_OK;
+}
+
+int
+dpb_layout_yclamp_index(const dpb_layout *L)
+{
+	return L->yclamp ? L->start[L->nblocks - 1] : -1;
+}
+
+dpb_status
 dpb_layout_add_xmoments(dpb_layout *L)
 {
 	int			b;
 
-	if (L->model != DPB_MODEL_LINEAR || L->xmoments ||
+	if (L->model != DPB_MODEL_LINEAR || L->xmoments || L->yclamp ||
 		L->d < 1 || L->d > DPB_MAX_D_XMOM)
 		return DPB_EINVAL;
 	b = L->nblocks;
@@ -266,7 +290,9 @@ dpb_layout_entry(const dpb_layout *L, int k, dpb_entry *e)
 			e->ypow = 2;
 			break;
 		case DPB_BLK_COUNT:
-			e->ypow = 0;		/* the monomial 1 */
+		case DPB_BLK_YCLAMP:
+			e->ypow = 0;		/* the monomial 1 (YCLAMP: an indicator of
+								 * the raw y, not a monomial) */
 			break;
 		case DPB_BLK_T2:
 		case DPB_BLK_YT2:
@@ -338,6 +364,8 @@ dpb_block_kind_name(dpb_block_kind kind)
 			return "x4";
 		case DPB_BLK_COUNT:
 			return "count";
+		case DPB_BLK_YCLAMP:
+			return "y_clamped";
 	}
 	return "unknown";
 }
@@ -378,6 +406,11 @@ dpb_layout_label(const dpb_layout *L, int k, const char *const *names,
 	if (L->kind[e.block] == DPB_BLK_COUNT)
 	{
 		snprintf(buf, buflen, "n");
+		return;
+	}
+	if (L->kind[e.block] == DPB_BLK_YCLAMP)
+	{
+		snprintf(buf, buflen, "n_y_clamped");
 		return;
 	}
 	if (e.k >= 0)

@@ -47,6 +47,14 @@
  * weight sqrt(k! / (m_1! m_2! ...)) (k = 3 or 4), so that the weighted block
  * of z satisfies ||X_k(z)||^2 = ||z||^(2k) and <X_k(z), X_k(z')> = <z,z'>^k.
  * The order is lexicographic in (a, b, c[, e]).
+ *
+ * The count of clamped responses (linear releases with y_clamped;
+ * dpb_layout_add_yclamp) comes after every other block, x moments
+ * included, and is not one of the model's blocks:
+ *   YCLAMP  1{|y_raw| > Ry}  (one entry: the number of records whose raw
+ *                             response was outside [-Ry, Ry] and clamped)
+ * Its monomial is not one of (z, y) after clipping: it depends on the raw
+ * y (docs/privacy.md §17).
  */
 #ifndef DPB_LAYOUT_H
 #define DPB_LAYOUT_H
@@ -62,7 +70,8 @@ typedef enum dpb_block_kind
 	DPB_BLK_YT2 = 5,
 	DPB_BLK_X3 = 6,
 	DPB_BLK_X4 = 7,
-	DPB_BLK_COUNT = 8
+	DPB_BLK_COUNT = 8,
+	DPB_BLK_YCLAMP = 9
 } dpb_block_kind;
 
 /* The response's domain, which the sensitivity depends on. */
@@ -90,6 +99,7 @@ typedef struct dpb_layout
 	int			xmoments;		/* the X3 / X4 blocks are present */
 	int			add_remove;		/* add/remove-one neighbours: the COUNT block
 								 * ends the model's blocks */
+	int			yclamp;			/* the YCLAMP block ends the layout */
 	double		y_clip;			/* Poisson: the bound y was clipped at, for
 								 * the moments of min(y, y_clip) (inference
 								 * sets it; 0: y is modelled unclipped) */
@@ -132,6 +142,17 @@ dpb_status	dpb_layout_add_count(dpb_layout *L);
 /* Index of the count entry in stats[], or -1 when L has none. */
 int			dpb_layout_count_index(const dpb_layout *L);
 
+/*
+ * Appends the YCLAMP block (one entry: the number of records whose raw
+ * response was clamped) after every other block.  Call it last, after
+ * dpb_layout_add_count and dpb_layout_add_xmoments; linear layouts only,
+ * once (DPB_EINVAL otherwise).  nmodel_blocks and nmodel do not change.
+ */
+dpb_status	dpb_layout_add_yclamp(dpb_layout *L);
+
+/* Index of the clamped-response count in stats[], or -1 when L has none. */
+int			dpb_layout_yclamp_index(const dpb_layout *L);
+
 /* A linear model statistic k (< nmodel) is the product v_a v_b of two
  * coordinates of v = [w_0 .. w_{p-1}, y]; y is index p. */
 void		dpb_layout_linear_factors(const dpb_layout *L, int k, int *a, int *b);
@@ -146,7 +167,8 @@ dpb_ydomain dpb_model_ydomain(dpb_model model);
 
 const char *dpb_block_kind_name(dpb_block_kind kind);
 
-/* Human-readable label of entry k, e.g. "y*age*bmi", "age^2", "y", written
+/* Human-readable label of entry k, e.g. "y*age*bmi", "age^2", "y" ("n" for
+ * the count, "n_y_clamped" for the clamped-response count), written
  * into buf (NUL-terminated, truncated to buflen). names[] holds the d
  * feature names (or NULL for x1..xd). */
 void		dpb_layout_label(const dpb_layout *L, int k, const char *const *names,

@@ -21,6 +21,16 @@ dpb_params_default(dpb_params *p)
 	p->neighbours = DPB_NB_ADD_REMOVE;
 }
 
+double
+dpb_params_default_y_clamped(const dpb_params *p, dpb_model model)
+{
+	if (model != DPB_MODEL_LINEAR ||
+		(p->mechanism != DPB_MECH_GAUSSIAN && p->mechanism != DPB_MECH_LAPLACE) ||
+		!(p->x_moments + DPB_Y_CLAMPED_DEFAULT < 1.0))
+		return 0.0;
+	return DPB_Y_CLAMPED_DEFAULT;
+}
+
 dpb_status
 dpb_params_model_layout(const dpb_params *p, dpb_model model, int d,
 						dpb_layout *L)
@@ -138,6 +148,18 @@ dpb_params_check(const dpb_params *p, dpb_err *err)
 					"It is the share of the privacy budget spent on the moments of the features; 0 releases none.");
 		return DPB_EINVAL;
 	}
+	if (!dpb_isfinite(p->y_clamped) || p->y_clamped < 0 || p->y_clamped >= 1)
+	{
+		dpb_err_set(err, "y_clamped must be in [0, 1)",
+					"It is the share of the privacy budget spent on the number of records whose response was clamped; 0 releases none.");
+		return DPB_EINVAL;
+	}
+	if (!(p->x_moments + p->y_clamped < 1))
+	{
+		dpb_err_set(err, "x_moments and y_clamped must add up to less than 1",
+					"They are shares of the privacy budget; the model's statistics take the rest.");
+		return DPB_EINVAL;
+	}
 	return DPB_OK;
 }
 
@@ -189,6 +211,12 @@ dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
 	{
 		dpb_err_set(err, "x_moments is only available for linear regression",
 					"The moments of the features are used by the linear model's \"noisy\" moments option.");
+		return DPB_EINVAL;
+	}
+	if (p->y_clamped > 0 && model != DPB_MODEL_LINEAR)
+	{
+		dpb_err_set(err, "y_clamped is only available for linear regression",
+					"Only the linear model clamps its response to [-y_bound, y_bound].");
 		return DPB_EINVAL;
 	}
 	if (p->x_moments > 0 && d > DPB_MAX_D_XMOM)

@@ -37,6 +37,14 @@ typedef struct dpb_params
 	double		x_moments;		/* share of the budget spent on the third and
 								 * fourth moments of the features (linear
 								 * only; 0: not released), in [0, 1) */
+	double		y_clamped;		/* share of the budget spent on the number of
+								 * records whose response was clamped (linear
+								 * only; 0: not released), in [0, 1), with
+								 * x_moments + y_clamped < 1 */
+	int			y_clamped_set;	/* y_clamped given by the caller; when not,
+								 * the SQL glue applies the model's default
+								 * (dpb_params_default_y_clamped) and clears
+								 * this.  Not part of a release. */
 	int			has_names;
 	char		names[DPB_MAX_D][DPB_NAME_LEN];
 	int			unscaled;		/* no bounds by the caller's explicit choice
@@ -45,6 +53,10 @@ typedef struct dpb_params
 								 * release without bounds otherwise (issue
 								 * 25).  Not part of a release. */
 } dpb_params;
+
+/* The share y_clamped that central linear releases get by default
+ * (dpb_params_default_y_clamped). */
+#define DPB_Y_CLAMPED_DEFAULT 0.02
 
 /* Defaults: epsilon 1, delta 1e-6, clip 1, intercept on, gaussian, box,
  * add/remove neighbours. */
@@ -64,6 +76,14 @@ dpb_status	dpb_params_check(const dpb_params *p, dpb_err *err);
  */
 dpb_status	dpb_params_check_model(const dpb_params *p, dpb_model model, int d,
 								   dpb_err *err);
+
+/*
+ * The default share of the clamped-response count for a central release of
+ * this model with these parameters: DPB_Y_CLAMPED_DEFAULT for linear
+ * releases with the gaussian or laplace mechanism, unless x_moments leaves
+ * it no room (x_moments + DPB_Y_CLAMPED_DEFAULT >= 1); 0 otherwise.
+ */
+double		dpb_params_default_y_clamped(const dpb_params *p, dpb_model model);
 
 /* The layout of the model's blocks under p's neighbouring relation (the
  * count block appended under add/remove), without the moment blocks. */

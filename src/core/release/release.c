@@ -22,10 +22,13 @@ dpb_release_layout(const dpb_release *r, dpb_layout *L)
 
 	if (st == DPB_OK && r->p.x_moments > 0)
 		st = dpb_layout_add_xmoments(L);
+	if (st == DPB_OK && r->p.y_clamped > 0)
+		st = dpb_layout_add_yclamp(L);
 	return st;
 }
 
-/* The layout of the model's blocks alone (L without the moment blocks). */
+/* The layout of the model's blocks alone (L without the moment blocks and
+ * the clamped-response count). */
 static void
 model_layout(const dpb_layout *L, dpb_layout *M)
 {
@@ -33,6 +36,27 @@ model_layout(const dpb_layout *L, dpb_layout *M)
 	M->nblocks = L->nmodel_blocks;
 	M->nstats = L->nmodel;
 	M->xmoments = 0;
+	M->yclamp = 0;
+}
+
+/* L without the clamped-response count (the model's and moment blocks). */
+static void
+no_yclamp_layout(const dpb_layout *L, dpb_layout *M)
+{
+	*M = *L;
+	if (L->yclamp)
+	{
+		M->nblocks--;
+		M->nstats--;
+		M->yclamp = 0;
+	}
+}
+
+/* the moment blocks X3 / X4: after the model's, before the YCLAMP block */
+static int
+is_moment_block(const dpb_layout *L, int b)
+{
+	return L->kind[b] == DPB_BLK_X3 || L->kind[b] == DPB_BLK_X4;
 }
 
 /*
@@ -43,15 +67,41 @@ model_layout(const dpb_layout *L, dpb_layout *M)
  * or of the L1 sensitivity, i.e. of epsilon (laplace).  base_main is the
  * model blocks' part (Delta^2 or sum l1_b / w_b), base_mom the moments'
  * part with lambda = 1; the moments' part scales as lambda^-2 (gaussian)
- * or lambda^-1 (laplace).
+ * or lambda^-1 (laplace).  The clamped-response count takes its own share
+ * s_c = p.y_clamped of the same total (§17), so the model's blocks keep
+ * 1 - s - s_c of it: moments / main = s / (1 - s - s_c).
  */
 static double
 moment_lambda(const dpb_release *r, double base_main, double base_mom)
 {
 	double		s = r->p.x_moments,
-				ratio = base_mom * (1.0 - s) / (s * base_main);
+				ratio = base_mom * (1.0 - s - r->p.y_clamped) / (s * base_main);
 
 	return dpb_mech_gaussian(r->p.mechanism) ? sqrt(ratio) : ratio;
+}
+
+/*
+ * The noise weight of the clamped-response count (docs/privacy.md §17):
+ * its part of the total, 1 / w^2 (gaussian: sensitivity 1, weight w) or
+ * 1 / w (laplace), is s_c / (1 - s - s_c) times base_main, the model
+ * blocks' part, so that it takes the share s_c = p.y_clamped of the total.
+ */
+static dpb_status
+yclamp_weight(dpb_release *r, const dpb_layout *L, double base_main, dpb_err *err)
+{
+	double		sc = r->p.y_clamped,
+				part = sc * base_main / (1.0 - r->p.x_moments - sc),
+				w = dpb_mech_gaussian(r->p.mechanism) ? 1.0 / sqrt(part) : 1.0 / part;
+
+	if (!dpb_isfinite(w) || !(w > 0) || !(w >= DBL_MIN))
+	{
+		dpb_err_set(err, "y_clamped is too extreme to calibrate",
+					"y_clamped = %.3g leaves the %s so little of the budget that its noise is not representable.",
+					sc, sc < 0.5 ? "count of clamped responses" : "model's statistics");
+		return DPB_ERANGE;
+	}
+	r->block_weight[L->nblocks - 1] = w;
+	return DPB_OK;
 }
 
 /*
@@ -66,6 +116,9 @@ moment_weights(dpb_release *r, const dpb_layout *L, double lambda, dpb_err *err)
 	for (int b = L->nmodel_blocks; b < L->nblocks; b++)
 	{
 		double		w = r->block_weight[b] * lambda;
+
+		if (!is_moment_block(L, b))
+			continue;
 
 		if (!dpb_isfinite(w) || !(w > 0) || !(w >= DBL_MIN))
 		{
@@ -173,7 +226,8 @@ range_exp(const dpb_release *r, const dpb_layout *L, int b)
 			e = 4 * eR;
 			break;
 		case DPB_BLK_COUNT:
-			e = 0;
+		case DPB_BLK_YCLAMP:
+			e = 0;				/* 0 or 1 per record */
 			break;
 	}
 	return e + DPB_GRID_ROWS_LOG2 - 52;
@@ -414,18 +468,28 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 			if (!r->p.nweights || b >= L.nmodel_blocks)
 				r->block_weight[b] = r->block_sens[b];
 		}
-		if (L.xmoments)
+		if (L.xmoments || L.yclamp)
 		{
-			dpb_layout	M;
+			dpb_layout	M,
+						X;
 			double		dm,
 						dall;
 
 			model_layout(&L, &M);
-			if ((st = dpb_sens_l2(&M, R, Ry, r->block_weight, &dm, err)) != DPB_OK ||
-				(st = dpb_sens_l2(&L, R, Ry, r->block_weight, &dall, err)) != DPB_OK)
+			if ((st = dpb_sens_l2(&M, R, Ry, r->block_weight, &dm, err)) != DPB_OK)
 				return st;
-			lambda = moment_lambda(r, dm * dm, dall * dall - dm * dm);
-			if ((st = moment_weights(r, &L, lambda, err)) != DPB_OK)
+			if (L.xmoments)
+			{
+				/* the moments' part: the model's and moment blocks' Delta^2
+				 * less the model's (the two add up, §12 and §13) */
+				no_yclamp_layout(&L, &X);
+				if ((st = dpb_sens_l2(&X, R, Ry, r->block_weight, &dall, err)) != DPB_OK)
+					return st;
+				lambda = moment_lambda(r, dm * dm, dall * dall - dm * dm);
+				if ((st = moment_weights(r, &L, lambda, err)) != DPB_OK)
+					return st;
+			}
+			if (L.yclamp && (st = yclamp_weight(r, &L, dm * dm, err)) != DPB_OK)
 				return st;
 		}
 		st = dpb_sens_l2(&L, R, Ry, r->block_weight, &r->sensitivity, err);
@@ -448,7 +512,7 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 				r->block_weight[b] = r->block_sens[b];
 			if (b < L.nmodel_blocks)
 				main += r->block_sens[b] / r->block_weight[b];
-			else
+			else if (is_moment_block(&L, b))
 				mom += r->block_sens[b] / r->block_weight[b];
 		}
 		if (L.xmoments)
@@ -457,6 +521,8 @@ dpb_release_calibrate(dpb_release *r, dpb_err *err)
 			if ((st = moment_weights(r, &L, lambda, err)) != DPB_OK)
 				return st;
 		}
+		if (L.yclamp && (st = yclamp_weight(r, &L, main, err)) != DPB_OK)
+			return st;
 		r->sensitivity = 0;
 		for (b = 0; b < L.nblocks; b++)
 			r->sensitivity += r->block_sens[b] / r->block_weight[b];
@@ -527,6 +593,28 @@ dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known)
 	if (r->p.mechanism == DPB_MECH_LAPLACE)
 		*n_sd *= M_SQRT2;
 	*known = 0;
+}
+
+int
+dpb_release_yclamp(const dpb_release *r, double *count, double *sd)
+{
+	dpb_layout	L;
+	int			k;
+	double	   *all;
+
+	*count = 0.0;
+	*sd = 0.0;
+	if (dpb_release_layout(r, &L) != DPB_OK || (k = dpb_layout_yclamp_index(&L)) < 0 ||
+		k >= r->nstats || r->stats == NULL)
+		return 0;
+	all = malloc(sizeof(double) * (size_t) r->nstats);
+	if (all == NULL)
+		return 0;
+	dpb_release_noise_sd(r, all);
+	*count = r->stats[k];
+	*sd = all[k];
+	free(all);
+	return 1;
 }
 
 void
@@ -791,6 +879,12 @@ get_u8(reader *rd)
 								 * (2), key id, value, request id, dataset,
 								 * binding (release_sig.c); never with
 								 * FLAG_SIGNED */
+/*
+ * The second flags byte (version 4; the reserved byte, always 0, before):
+ */
+#define FLAG2_YCLAMP 1			/* followed, after the x_moments share when
+								 * present, by the f64 share p.y_clamped */
+#define FLAGS2_KNOWN FLAG2_YCLAMP
 
 /* the signature block: the 0.1.0 block for version 1, else versioned */
 #define SIG_VERSIONED(sig) ((sig)->version != DPB_SIG_V1)
@@ -803,6 +897,8 @@ dpb_release_packed_size(const dpb_release *r)
 
 	sz += 2 * 8 * (size_t) r->nblocks + 1;	/* weights, block_sens, nweights */
 	if (r->p.x_moments > 0)
+		sz += 8;
+	if (r->p.y_clamped > 0)
 		sz += 8;
 	if (r->p.has_bounds)
 		sz += 2 * 8 * (size_t) r->d;
@@ -853,9 +949,12 @@ dpb_release_pack(const dpb_release *r, unsigned char *buf)
 	put_f64(&p, r->p.y_bound);
 	put_f64(&p, r->sensitivity);
 	put_f64(&p, r->noise_scale);
-	put_u8(&p, 0);				/* reserved */
+	/* the second flags byte (reserved, 0, before version 4) */
+	put_u8(&p, r->p.y_clamped > 0 ? FLAG2_YCLAMP : 0);
 	if (r->p.x_moments > 0)
 		put_f64(&p, r->p.x_moments);
+	if (r->p.y_clamped > 0)
+		put_f64(&p, r->p.y_clamped);
 	for (j = 0; j < r->nblocks; j++)
 	{
 		put_f64(&p, r->block_weight[j]);
@@ -901,6 +1000,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	reader		rd = {buf, len, 0};
 	const unsigned char *m;
 	unsigned	flags,
+				flags2,
 				nst,
 				j;
 	const unsigned char *q;
@@ -918,7 +1018,7 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	if (!rd.bad && !DPB_RELEASE_VERSION_OK(r->version))
 	{
 		dpb_err_set(err, "unsupported release format version",
-					"Version %d; this build reads versions %d and %d.",
+					"Version %d; this build reads versions %d to %d.",
 					r->version, DPB_RELEASE_VERSION_GRID_A2, DPB_RELEASE_VERSION);
 		return DPB_ECORRUPT;
 	}
@@ -942,12 +1042,22 @@ dpb_release_unpack(const unsigned char *buf, size_t len, dpb_release *r,
 	r->p.y_bound = get_f64(&rd);
 	r->sensitivity = get_f64(&rd);
 	r->noise_scale = get_f64(&rd);
-	(void) get_u8(&rd);
+	flags2 = get_u8(&rd);
+	if (r->version <= DPB_RELEASE_VERSION_NO_YCLAMP)
+		flags2 = 0;				/* a reserved byte, never read */
+	else if (flags2 & ~FLAGS2_KNOWN)
+		rd.bad = 1;
 	if (flags & FLAG_XMOMENTS)
 	{
 		r->p.x_moments = get_f64(&rd);
 		if (!(r->p.x_moments > 0))
 			rd.bad = 1;			/* the flag means a positive share */
+	}
+	if (flags2 & FLAG2_YCLAMP)
+	{
+		r->p.y_clamped = get_f64(&rd);
+		if (!(r->p.y_clamped > 0))
+			rd.bad = 1;
 	}
 	if (rd.bad || ((flags & FLAG_SIGNED) && (flags & FLAG_SIG_VERSIONED)) ||
 		r->d < 1 || r->d > DPB_MAX_D ||
@@ -1140,6 +1250,19 @@ dpb_release_validate(const dpb_release *r, dpb_err *err)
 					"An ldp_gaussian release sums at least one report under replace-one neighbours, with box scaling, no feature moments and no feature names.");
 		return DPB_ECORRUPT;
 	}
+	if (r->p.y_clamped != 0 &&
+		(r->version <= DPB_RELEASE_VERSION_NO_YCLAMP ||
+		 r->p.mechanism == DPB_MECH_LDP_GAUSSIAN))
+	{
+		/* the block exists from version 4 on, in central releases only
+		 * (an LDP release's statistics are fixed by its protocol) */
+		dpb_err_set(err, "invalid release",
+					r->p.mechanism == DPB_MECH_LDP_GAUSSIAN ?
+					"An ldp_gaussian release has no count of clamped responses." :
+					"A release of format version %d has no count of clamped responses (y_clamped).",
+					r->version);
+		return DPB_ECORRUPT;
+	}
 	if (r->p.neighbours == DPB_NB_ADD_REMOVE && r->n != 0)
 	{
 		/* N is private there: only its noisy count may be released */
@@ -1291,6 +1414,8 @@ dpb_release_from_rows(dpb_release *r, dpb_model model, const dpb_params *p, int 
 		if (clipped && (cl || y != Y[i]))
 			(*clipped)++;
 		dpb_acc_add(&acc, z, y);
+		if (dpb_clip_y_clamped(&c, Y[i]))
+			dpb_acc_add_yclamped(&acc);
 	}
 	dpb_acc_fixed(&acc, &L, I, e);
 	if (rb != NULL)

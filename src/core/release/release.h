@@ -25,11 +25,17 @@
  * version 3; version 2 releases are still read and validated with their own
  * grid.  Version 1 releases (floating-point noise, which leaks the exact
  * sums) are refused.
+ * Version 4: the same, and a linear release may end with the YCLAMP block
+ * (layout.h), the noisy number of records whose response was clamped, with
+ * its share p.y_clamped of the budget (the second flags byte of the binary
+ * form, docs/release-format.md).  New releases are version 4; versions 2
+ * and 3 are still read (they have no such block).
  */
-#define DPB_RELEASE_VERSION 3
+#define DPB_RELEASE_VERSION 4
 #define DPB_RELEASE_VERSION_GRID_A2 2	/* the oldest version read */
+#define DPB_RELEASE_VERSION_NO_YCLAMP 3 /* the newest without y_clamped */
 #define DPB_RELEASE_VERSION_OK(v) \
-	((v) == DPB_RELEASE_VERSION || (v) == DPB_RELEASE_VERSION_GRID_A2)
+	((v) >= DPB_RELEASE_VERSION_GRID_A2 && (v) <= DPB_RELEASE_VERSION)
 
 /*
  * The noise grid.  Block b's released values are exact multiples of
@@ -118,6 +124,12 @@ dpb_status	dpb_release_layout(const dpb_release *r, dpb_layout *L);
  * under add_remove.  (A non-private reference release, mechanism "none",
  * holds the exact count: known = 1 there.) */
 void		dpb_release_count(const dpb_release *r, double *n, double *n_sd, int *known);
+
+/* The release's count of clamped responses (the y_clamped block, format
+ * version 4; docs/privacy.md §17): returns 1 and its noisy value and noise
+ * sd (0 for mechanism "none"), or 0 when r has no such block (versions 2
+ * and 3, logistic, Poisson, LDP, y_clamped 0). */
+int			dpb_release_yclamp(const dpb_release *r, double *count, double *sd);
 
 /* Noise standard deviation of each entry (in released, unweighted units);
  * out has nstats entries.  For laplace the sd is sqrt(2) times the scale.

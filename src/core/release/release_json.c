@@ -237,6 +237,9 @@ dpb_release_to_json(const dpb_release *r, dpb_buf *out)
 	dpb_json_num(out, r->p.delta);
 	dpb_buf_puts(out, ", \"x_moments\": ");
 	dpb_json_num(out, r->p.x_moments);
+	/* the clamped-response count's share (format version 4) */
+	dpb_buf_puts(out, ", \"y_clamped\": ");
+	dpb_json_num(out, r->p.y_clamped);
 	dpb_buf_printf(out, ", \"sensitivity_norm\": \"%s\", \"sensitivity\": ",
 				   dpb_mech_gaussian(r->p.mechanism) ? "l2" : "l1");
 	dpb_json_num(out, r->sensitivity);

@@ -16,7 +16,8 @@
 #define FLAG_ADD_REMOVE 32
 #define FLAGS_KNOWN (FLAG_INTERCEPT | FLAG_BOUNDS | FLAG_NAMES | FLAG_XMOMENTS | FLAG_ADD_REMOVE)
 
-#define FIXED (DPB_STATE_HDR + 6 + 8 + 5 * 8)
+#define FIXED1 (DPB_STATE_HDR + 6 + 8 + 5 * 8)	/* version 1 */
+#define FIXED (FIXED1 + 8)		/* version 2: y_clamped */
 
 /* ---- bytes ---- */
 
@@ -80,7 +81,7 @@ int
 dpb_state_kind(const unsigned char *buf, size_t len)
 {
 	if (len < DPB_STATE_HDR || memcmp(buf, DPB_STATE_MAGIC, 4) != 0 ||
-		buf[4] != DPB_STATE_VERSION)
+		!DPB_STATE_VERSION_OK(buf[4]))
 		return 0;
 	return buf[5];
 }
@@ -88,12 +89,13 @@ dpb_state_kind(const unsigned char *buf, size_t len)
 /* ---- the totals ---- */
 
 static size_t
-n_totals(dpb_model model, int d, int xmom)
+n_totals(dpb_model model, int d, int xmom, int yclamp)
 {
 	size_t		q = (size_t) d + 2 + (xmom ? (size_t) d * (d + 1) / 2 : 0),
 				h = (size_t) d + 1;
 
-	return q * (q + 1) / 2 + (model == DPB_MODEL_POISSON ? h * (h + 1) / 2 : 0);
+	return q * (q + 1) / 2 + (model == DPB_MODEL_POISSON ? h * (h + 1) / 2 : 0) +
+		(yclamp ? 1 : 0);
 }
 
 static size_t
@@ -113,7 +115,8 @@ params_size(const dpb_params *p, int d)
 size_t
 dpb_state_stats_size(dpb_model model, const dpb_params *p, int d)
 {
-	return FIXED + params_size(p, d) + 16 * n_totals(model, d, p->x_moments > 0);
+	return FIXED + params_size(p, d) +
+		16 * n_totals(model, d, p->x_moments > 0, p->y_clamped > 0);
 }
 
 void
@@ -151,6 +154,7 @@ dpb_state_stats_pack(dpb_model model, const dpb_params *p, int d, int64_t n,
 	put_f64(q + 36, p->clip);
 	put_f64(q + 44, p->y_bound);
 	put_f64(q + 52, p->x_moments);
+	put_f64(q + 60, p->y_clamped);
 	q += FIXED;
 	for (j = 0; j < p->nweights; j++, q += 8)
 		put_f64(q, p->noise_weights[j]);
@@ -180,6 +184,8 @@ dpb_state_stats_pack(dpb_model model, const dpb_params *p, int d, int64_t n,
 			for (j = i; j < h; j++, q += 16)
 				dpb_state_put_i128(q, acc->H[(size_t) i * h + j]);
 	}
+	if (p->y_clamped > 0)
+		dpb_state_put_i128(q, *acc->yc);
 }
 
 static dpb_status
@@ -198,22 +204,24 @@ dpb_state_stats_unpack(const unsigned char *buf, size_t len, dpb_model *model,
 			   *end = buf + len;
 	unsigned	flags;
 	int			j,
-				dd;
+				dd,
+				fixed;
 	uint64_t	un;
 	dpb_status	st;
 
 	if (len < DPB_STATE_HDR || memcmp(buf, DPB_STATE_MAGIC, 4) != 0)
 		return corrupt(err, "The value is not a dpbayes release aggregate state.");
-	if (buf[4] != DPB_STATE_VERSION)
+	if (!DPB_STATE_VERSION_OK(buf[4]))
 	{
 		dpb_err_set(err, "unsupported release aggregate state version",
-					"Version %u; this build reads version %d.", (unsigned) buf[4],
+					"Version %u; this build reads versions 1 and %d.", (unsigned) buf[4],
 					DPB_STATE_VERSION);
 		return DPB_ECORRUPT;
 	}
 	if (buf[5] != DPB_STATE_KIND_STATS)
 		return corrupt(err, "The state is not one of the statistics of a release aggregate.");
-	if (len < FIXED)
+	fixed = buf[4] == 1 ? FIXED1 : FIXED;
+	if (len < (size_t) fixed)
 		return corrupt(err, "The state's header is truncated.");
 	dpb_params_default(p);
 	*model = (dpb_model) buf[6];
@@ -248,8 +256,10 @@ dpb_state_stats_unpack(const unsigned char *buf, size_t len, dpb_model *model,
 	p->x_moments = get_f64(buf + 52);
 	if (((flags & FLAG_XMOMENTS) != 0) != (p->x_moments > 0))
 		return corrupt(err, "The state's x_moments flag does not match its share.");
+	/* version 1 states have no count of clamped responses */
+	p->y_clamped = fixed == FIXED ? get_f64(buf + 60) : 0.0;
 	p->d = dd;
-	q = buf + FIXED;
+	q = buf + fixed;
 	if ((size_t) (end - q) < 8 * (size_t) p->nweights)
 		return corrupt(err, "The state is truncated.");
 	for (j = 0; j < p->nweights; j++, q += 8)
@@ -286,7 +296,7 @@ dpb_state_stats_unpack(const unsigned char *buf, size_t len, dpb_model *model,
 		(st = dpb_params_check_model(p, *model, dd, err)) != DPB_OK ||
 		(st = dpb_release_check_params(*model, p, dd, err)) != DPB_OK)
 		return st == DPB_ECORRUPT ? st : DPB_EINVAL;
-	if ((size_t) (end - q) != 16 * n_totals(*model, dd, p->x_moments > 0))
+	if ((size_t) (end - q) != 16 * n_totals(*model, dd, p->x_moments > 0, p->y_clamped > 0))
 		return corrupt(err, "The state's length does not match its statistics.");
 	*d = dd;
 	*n = (int64_t) un;
@@ -314,7 +324,8 @@ within(dpb_i128 v, dpb_i128 bound)
 }
 
 dpb_status
-dpb_state_load_totals(dpb_acc *acc, const unsigned char *totals, int64_t n, dpb_err *err)
+dpb_state_load_totals(dpb_acc *acc, const dpb_params *p, const unsigned char *totals,
+					  int64_t n, dpb_err *err)
 {
 	const unsigned char *q = totals;
 	int			i,
@@ -346,6 +357,15 @@ dpb_state_load_totals(dpb_acc *acc, const unsigned char *totals, int64_t n, dpb_
 					return corrupt(err, "A statistic of the state is not a sum of that many records within the public bounds.");
 				acc->H[(size_t) i * h + j] = v;
 			}
+	}
+	*acc->yc = 0;
+	if (p->y_clamped > 0)
+	{
+		dpb_i128	v = dpb_state_get_i128(q);
+
+		if (v < 0 || v > (dpb_i128) n)
+			return corrupt(err, "A statistic of the state is not a sum of that many records within the public bounds.");
+		*acc->yc = v;
 	}
 	return DPB_OK;
 }

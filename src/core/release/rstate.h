@@ -12,7 +12,7 @@
  * Layout, little-endian, byte by byte (no struct is copied):
  *
  *   0  magic "DPBP"
- *   4  u8 format version (1)
+ *   4  u8 format version (2; version 1, still read, lacks y_clamped)
  *   5  u8 kind: 1 statistics of a release aggregate, 2 sums of LDP reports
  *   6  ... the kind's body
  *
@@ -21,11 +21,15 @@
  *      8 names, 16 x_moments, 32 add_remove), u8 d (1..64), u8 nweights
  *  12  u64 n (1 .. 2^38: the rows summed)
  *  20  f64 epsilon, delta, clip, y_bound, x_moments
- *  60  f64 noise_weights[nweights]; (lower, upper)[d] with bounds; names
+ *  60  f64 y_clamped (version 2 only; version 1 has no such field, and its
+ *      y_clamped is 0)
+ *  68  f64 noise_weights[nweights]; (lower, upper)[d] with bounds; names
  *      (u8 length + UTF-8) with names
  *      then the totals of the accumulator (accum.h): the upper triangle of
  *      G (q x q, row by row), then for Poisson that of H ((d+1) x (d+1)),
- *      each a 16-byte two's-complement integer
+ *      then with y_clamped > 0 the number of records whose response was
+ *      clamped, each a 16-byte two's-complement integer
+ *      (version 1: the same from offset 60, without the count)
  *
  * Kind 2 (LDP sums, src/pg/ldp_release.c; no exact statistic: the reports
  * are already private) is packed by the server glue with the helpers
@@ -45,7 +49,8 @@
 #include "accum.h"
 
 #define DPB_STATE_MAGIC "DPBP"
-#define DPB_STATE_VERSION 1
+#define DPB_STATE_VERSION 2
+#define DPB_STATE_VERSION_OK(v) ((v) == 1 || (v) == DPB_STATE_VERSION)
 #define DPB_STATE_KIND_STATS 1
 #define DPB_STATE_KIND_LDP 2
 #define DPB_STATE_HDR 6			/* magic, version, kind */
@@ -73,11 +78,13 @@ dpb_status	dpb_state_stats_unpack(const unsigned char *buf, size_t len, dpb_mode
 
 /*
  * Loads packed totals into acc, set up (dpb_acc_init) for the same model,
- * parameters and d, and checks them against n: G's constant entry is n,
- * its diagonal is not negative, every entry at most n times the largest
- * product of the two coordinates' quantised bounds.
+ * parameters p (as unpacked) and d, and checks them against n: G's
+ * constant entry is n, its diagonal is not negative, every entry at most n
+ * times the largest product of the two coordinates' quantised bounds; with
+ * p->y_clamped > 0 the clamped-response count that ends them is in [0, n].
  */
-dpb_status	dpb_state_load_totals(dpb_acc *acc, const unsigned char *totals, int64_t n,
+dpb_status	dpb_state_load_totals(dpb_acc *acc, const dpb_params *p,
+								  const unsigned char *totals, int64_t n,
 								  dpb_err *err);
 
 /* 128-bit little-endian two's complement (16 bytes). */

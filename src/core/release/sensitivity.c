@@ -75,6 +75,11 @@ block_norm_sq(dpb_block_kind kind, double k, double a, double a2, double t,
 			return sq(a * a) + sq(a2 * a2) - 2.0 * sq(t * t);
 		case DPB_BLK_COUNT:
 			return 0.0;			/* 1 - 1 (not in replace layouts anyway) */
+		case DPB_BLK_YCLAMP:
+			/* (1{|y_raw| > Ry} - 1{|y2_raw| > Ry})^2 is not a function of
+			 * the clamped y: its supremum 1, reached by a clamped record
+			 * against an unclamped one (docs/privacy.md §17) */
+			return 1.0;
 	}
 	return NAN;
 }
@@ -96,6 +101,10 @@ record_norm_sq(dpb_block_kind kind, int k, double a, double y)
 	switch (kind)
 	{
 		case DPB_BLK_COUNT:
+			return 1.0;
+		case DPB_BLK_YCLAMP:
+			/* the indicator's supremum over the raw records clamped to y:
+			 * 1 (reached at |y| = Ry, where every block peaks) */
 			return 1.0;
 		case DPB_BLK_T1:
 			return A;
@@ -368,7 +377,8 @@ sup_xmoments(double R, double c3, double c4)
 }
 
 /* Checks that L is one of the layouts dpb_layout_init builds, possibly
- * followed by the moment blocks of dpb_layout_add_xmoments. */
+ * followed by the moment blocks of dpb_layout_add_xmoments and the YCLAMP
+ * block of dpb_layout_add_yclamp. */
 static int
 layout_ok(const dpb_layout *L)
 {
@@ -407,9 +417,12 @@ layout_ok(const dpb_layout *L)
 			return 0;
 	if (L->add_remove && L->kind[n++] != DPB_BLK_COUNT)
 		return 0;
+	if (L->yclamp &&
+		(L->model != DPB_MODEL_LINEAR || L->kind[L->nblocks - 1] != DPB_BLK_YCLAMP))
+		return 0;
 	if (!L->xmoments)
-		return L->nblocks == n;
-	if (L->model != DPB_MODEL_LINEAR || L->nblocks != n + 1 + L->intercept)
+		return L->nblocks == n + L->yclamp;
+	if (L->model != DPB_MODEL_LINEAR || L->nblocks != n + 1 + L->intercept + L->yclamp)
 		return 0;
 	if (L->intercept && L->kind[n++] != DPB_BLK_X3)
 		return 0;
@@ -498,8 +511,16 @@ dpb_sens_l2(const dpb_layout *L, double R, double Ry,
 	{
 		int			nb = L->nmodel_blocks;
 
-		sup2 += sup_xmoments(R, L->intercept ? c[nb] : 0.0, c[L->nblocks - 1]);
+		sup2 += sup_xmoments(R, L->intercept ? c[nb] : 0.0, c[nb + L->intercept]);
 	}
+	/*
+	 * The clamped-response count (docs/privacy.md §17): the indicator moves
+	 * by at most 1, so under replace-one its c adds to the supremum (an
+	 * upper bound, as for the moments); under add/remove it is in the
+	 * record's sum above, exactly.
+	 */
+	if (L->yclamp && !L->add_remove)
+		sup2 += c[L->nblocks - 1];
 	if (!dpb_isfinite(sup2) || sup2 < 0.0)
 	{
 		dpb_err_set(err, "sensitivity is not representable",
@@ -572,6 +593,9 @@ dpb_sens_l2_block(const dpb_layout *L, int b, double R, double Ry)
 		case DPB_BLK_X4:
 			v = 2.0 * sq(R * R * R * R);
 			break;
+		case DPB_BLK_YCLAMP:
+			v = 1.0;			/* an indicator (§17) */
+			break;
 		default:
 			return NAN;
 	}
@@ -632,6 +656,8 @@ dpb_sens_l1_block(const dpb_layout *L, int b, double B, double R, double Ry)
 	Ry = y_bound(L, Ry);
 	if (!positive_finite(Ry))
 		return NAN;
+	if (L->kind[b] == DPB_BLK_YCLAMP)
+		return 1.0 + SENS_MARGIN;	/* an indicator, either relation (§17) */
 	m = fmin(B, R);				/* largest |z_i| */
 	P = fmin(B * B, 0.5 * R * R);	/* largest |z_i z_j|, i != j */
 

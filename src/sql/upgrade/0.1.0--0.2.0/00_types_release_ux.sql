@@ -73,11 +73,12 @@ CREATE FUNCTION dpbayes.privacy(
     features      text[]             DEFAULT NULL,
     noise_weights double precision[] DEFAULT NULL,
     x_moments     double precision   DEFAULT NULL,
-    neighbours    text               DEFAULT NULL)
+    neighbours    text               DEFAULT NULL,
+    y_clamped     double precision   DEFAULT NULL)
 RETURNS dpbayes.privacy
 AS 'MODULE_PATHNAME', 'dpbayes_mistake_argument'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION dpbayes.privacy(double precision, text, double precision, double precision,
     double precision, double precision[], double precision[], boolean, text, text, text[],
-    double precision[], double precision, text) IS
+    double precision[], double precision, text, double precision) IS
   'not privacy parameters: the argument is spelled neighbours, and this overload says so';
