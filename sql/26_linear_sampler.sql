@@ -125,12 +125,26 @@ FROM lmx, dpbayes.posterior_summary(r, seed => 1);
 -- an unknown form: an error naming the five
 SELECT count(*) FROM lsn, dpbayes.posterior(r, draws => 20, chains => 1, warmup => 50, seed => 1,
                                            options => '{"laplace_noise": "mixed"}');
--- options clamp (y's clamping at y_bound modelled with y Gaussian; off by
--- default, docs/posterior.md "Clipping"): it changes the model, false is the
--- default; not a boolean, the naive method or the gibbs sampler: errors
-SELECT NOT pg_temp.same(rl, '{"clamp": true}') AS clamp_changes_draws,
-       pg_temp.same(rl, '{"clamp": false}') AS clamp_false_is_default
+-- options clamp (y's clamping at y_bound modelled; docs/posterior.md
+-- "Clipping"): these releases count their clamped records (block
+-- y_clamped, the default share), so "auto", the default, models the
+-- clamping scaled to that count, as true does; false leaves it out.  On a
+-- release without the count (y_clamped => 0) auto is off and true takes
+-- y's tails Gaussian.  Not a boolean or "auto", the naive method or the
+-- gibbs sampler: errors
+SELECT pg_temp.same(rl, '{"clamp": "auto"}') AS auto_is_default,
+       pg_temp.same(rl, '{"clamp": true}') AS true_takes_the_count,
+       NOT pg_temp.same(rl, '{"clamp": false}') AS the_count_changes_draws
 FROM lsrel;
+CREATE TEMP TABLE lsrel0 AS
+SELECT dpbayes.linear_release(x, y, dpbayes.privacy(epsilon => 1, y_bound => 1, mechanism => 'laplace',
+           lower => ARRAY[-1, -1], upper => ARRAY[1, 1], y_clamped => 0)) AS r
+FROM (SELECT ARRAY[2 * random() - 1, 2 * random() - 1] AS x,
+             0.3 * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()) AS y
+      FROM generate_series(1, 2000)) s;
+SELECT pg_temp.same(r, '{"clamp": false}') AS without_count_auto_is_off,
+       NOT pg_temp.same(r, '{"clamp": true}') AS true_models_gaussian_tails
+FROM lsrel0;
 SELECT count(*) FROM lsrel, dpbayes.posterior(rl, draws => 20, chains => 1, warmup => 50, seed => 1,
                                              options => '{"clamp": 1}');
 SELECT count(*) FROM lsrel, dpbayes.posterior(rl, draws => 20, chains => 1, warmup => 50, seed => 1,

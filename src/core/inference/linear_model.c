@@ -559,7 +559,8 @@ int
 dpb_lin_clamp_count(const dpb_release *r, const dpb_infer_opts *o,
 					double *c, double *sd)
 {
-	(void) r;
+	if (dpb_release_yclamp(r, c, sd))
+		return 1;
 	if (o->lin.clamp_count_sd >= 0)
 	{
 		*c = o->lin.clamp_count;
