@@ -18,7 +18,9 @@ REPS=${SBC_REPS:-400}
 # POLAR=0|1: options polar (the slopes and sigma in polar coordinates; unset:
 # the default).  Y_BOUND: the data's y_bound (default 2; 1.1 clamps about 1% of
 # y: bench/results/sbc_linear_clamp.md); CLAMP=0|1: o->lin.clamp, y's clamping
-# modelled (unset: the default, off).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
+# modelled (unset: the default, auto).  CCOUNT=s: a simulated noisy count of the
+# clamped records of budget share s; YCLAMPED=s: the release's own count (block
+# y_clamped, share s).  MECHS=laplace: the Laplace releases only.  EPSS: the epsilons (default
 # "0.5 1"); NS: the Ns (default "100 10000").
 LAPLACE_NOISE=${LAPLACE_NOISE:-omega}
 EPSS=${EPSS:-0.5 1}
@@ -33,7 +35,7 @@ t0=$(date +%s)
 # two settings at a time (the machine's two cores)
 for N in $NS; do
 	for eps in $EPSS; do
-		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_POLAR=${POLAR:-} DPB_SBC_Y_BOUND=${Y_BOUND:-2} DPB_SBC_CLAMP=${CLAMP:-} DPB_SBC_CCOUNT=${CCOUNT:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
+		( DPB_SBC_MECHS=${MECHS:-} DPB_SBC_POLAR=${POLAR:-} DPB_SBC_Y_BOUND=${Y_BOUND:-2} DPB_SBC_CLAMP=${CLAMP:-} DPB_SBC_CCOUNT=${CCOUNT:-} DPB_SBC_YCLAMPED=${YCLAMPED:-} DPB_SBC_LAPLACE_NOISE=$LAPLACE_NOISE DPB_SBC_SAMPLER=nuts DPB_SBC_N=$N \
 			DPB_SBC_EPS=$eps DPB_SBC_REPS=$REPS \
 			nice ./test/unit_run linear | grep "^SBC nuts" > "$tmp/$N-$eps.txt" ) &
 	done
@@ -43,7 +45,7 @@ t1=$(date +%s)
 {
 	echo "# Simulation-based calibration, linear regression, the default sampler (NUTS, marginalised statistics)"
 	echo
-	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE${Y_BOUND:+ Y_BOUND=$Y_BOUND}${CLAMP:+ CLAMP=$CLAMP}${CCOUNT:+ CCOUNT=$CCOUNT}${MECHS:+ MECHS=$MECHS} EPSS=\"$EPSS\" NS=\"$NS\" bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
+	echo "Command: \`SBC_REPS=$REPS LAPLACE_NOISE=$LAPLACE_NOISE${Y_BOUND:+ Y_BOUND=$Y_BOUND}${CLAMP:+ CLAMP=$CLAMP}${CCOUNT:+ CCOUNT=$CCOUNT}${YCLAMPED:+ YCLAMPED=$YCLAMPED}${MECHS:+ MECHS=$MECHS} EPSS=\"$EPSS\" NS=\"$NS\" bash bench/sbc_linear_nuts.sh\` ($(date -u +%Y-%m-%d), $((t1 - t0)) s wall on a"
 	echo "shared 2-core machine with several other workers). KS p-values of the ranks (randomised to"
 	echo "uniforms) of theta0, theta1, theta2, sigma among 100 draws (one chain, 500 warmup, no thinning);"
 	echo "d = 2, clip 1, y_bound ${Y_BOUND:-2}, delta = 1e-5 for Gaussian; parameters and data drawn from the sampler's"

@@ -227,6 +227,10 @@ run_sbc(dpb_method method, dpb_mechanism mech, int reps, int N, double eps,
 		 * 10^4 has y clamped; 1.1: about 1-2%) */
 		p.y_bound = getenv("DPB_SBC_Y_BOUND") ? atof(getenv("DPB_SBC_Y_BOUND")) : 2;
 		p.x_moments = sbc_noisy_share;
+		/* DPB_SBC_YCLAMPED=s (bench): the release's own count of clamped
+		 * records (block y_clamped, share s), which the default clamp reads */
+		if (getenv("DPB_SBC_YCLAMPED") && *getenv("DPB_SBC_YCLAMPED"))
+			p.y_clamped = atof(getenv("DPB_SBC_YCLAMPED"));
 		/* prior (NIG): sigma2 ~ IG(20, 0.76), theta | sigma2 ~ N(0, sigma2 /
 		 * 0.25), Sigma ~ IW(20, 0.04 * 17 I), mu | Sigma ~ N(0, Sigma / 10);
 		 * the R^2 prior of NUTS below */
