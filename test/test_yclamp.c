@@ -21,10 +21,7 @@ static uint64_t yc_rng = 0x2545F4914F6CDD1DULL;
 static double
 urand(void)
 {
-	yc_rng ^= yc_rng << 13;
-	yc_rng ^= yc_rng >> 7;
-	yc_rng ^= yc_rng << 17;
-	return (double) (yc_rng >> 11) / 9007199254740992.0;
+	return unit_xorshift_uniform(&yc_rng);
 }
 
 static double

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 
 extern int	unit_passed;
 extern int	unit_failed;
@@ -67,5 +68,16 @@ extern unsigned long unit_seed_shift;
 		CHECK(fabs(_a - _b) <= (tol) * fabs(_b), \
 			  "%s: got %.12g, want %.12g", (what), _a, _b); \
 	} while (0)
+
+/* a tiny deterministic xorshift generator: a uniform on [0, 1) from *state
+ * (tests that must not depend on GSL's streams) */
+static inline double
+unit_xorshift_uniform(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (double) (*state >> 11) / 9007199254740992.0;
+}
 
 #endif
