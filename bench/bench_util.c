@@ -50,6 +50,10 @@ bench_release_grid(dpb_model model, int d, long N, double epsilon,
 		p.y_bound = 4;
 	if (poisson)
 		p.y_bound = 10;
+	/* YCLAMPED=s: linear releases with the block y_clamped of share s
+	 * (the SQL aggregates' default is 0.02), which the posterior's clamp reads */
+	if (linear && getenv("YCLAMPED") && *getenv("YCLAMPED"))
+		p.y_clamped = atof(getenv("YCLAMPED"));
 	p.d = d;
 	for (i = 0; i < N; i++)
 	{

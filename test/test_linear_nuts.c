@@ -9,6 +9,7 @@
 #include "unit.h"
 
 #include "diag.h"
+#include "gauss_lik.h"
 #include "linear_model.h"
 #include "sim.h"
 
@@ -293,6 +294,126 @@ test_linear_clamp_moments(void)
 			  "far bound: P %.17g, mean %.17g, var %.17g", c.P, c.mean, c.var);
 	}
 	printf("  clamped moments against quadrature: max error %.2g\n", worst);
+	gsl_integration_workspace_free(w);
+}
+
+/* the Laplace-Gaussian convolution's integrand: N(g; 0, v) e^{-|r - g| / b} */
+struct lgc
+{
+	double		r,
+				v,
+				b;
+};
+
+static double
+lgc_integrand(double g, void *vp)
+{
+	const struct lgc *q = vp;
+
+	return exp(-0.5 * g * g / q->v - fabs(q->r - g) / q->b) / sqrt(2 * M_PI * q->v);
+}
+
+/*
+ * dpb_laplace_gauss_logconv (the mixed form's Sigma y^2 term): against
+ * adaptive quadrature (its value is log of 2b times the density), its
+ * derivatives against central differences, and its limit as v -> 0, the
+ * Laplace alone (-|r| / b), where the old form lost every digit to the
+ * cancellation of x^2 against r^2 / (2v) and a chain could freeze at
+ * sigma -> 0 (2026-11-27)
+ */
+void
+test_laplace_logconv(void)
+{
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+	const double vs[] = {1e-4, 1e-2, 1, 1e2, 1e4},
+				rs[] = {-5, -0.3, 0, 0.7, 2};
+	double		worst = 0;
+
+	for (size_t a = 0; a < sizeof(vs) / sizeof(vs[0]); a++)
+		for (size_t k = 0; k < sizeof(rs) / sizeof(rs[0]); k++)
+		{
+			struct lgc	q = {rs[k] * 1.3, vs[a] * 1.69, 1.3};
+			gsl_function F = {lgc_integrand, &q};
+			double		in1,
+						in2,
+						e1,
+						e2,
+						dr,
+						dv,
+						l = dpb_laplace_gauss_logconv(q.r, q.v, q.b, &dr, &dv),
+						ref;
+
+			/* (-inf, lo], [lo, hi], [hi, inf): the kink r and the normal's
+			 * centre 0 as end points */
+			double		lo = fmin(0, q.r),
+						hi = fmax(0, q.r),
+						in3 = 0,
+						e3;
+
+			gsl_integration_qagil(&F, lo, 0, 1e-13, 1000, w, &in1, &e1);
+			gsl_integration_qagiu(&F, hi, 0, 1e-13, 1000, w, &in2, &e2);
+			if (hi > lo)
+				gsl_integration_qags(&F, lo, hi, 0, 1e-13, 1000, w, &in3, &e3);
+			in2 += in3;
+			ref = log(in1 + in2);
+			worst = fmax(worst, fabs(l - ref));
+			CHECK(fabs(l - ref) < 1e-9 * fmax(1, fabs(ref)),
+				  "logconv v %g r %g: %.14g, quadrature %.14g", q.v, q.r, l, ref);
+		}
+	/* derivatives, small v included */
+	{
+		const double pts[][2] = {{-0.4, 1e-12}, {0.9, 1e-20}, {0.05, 1e-6}, {-2, 0.3},
+		{1.5, 40}, {0, 2}, {-0.2, 1e-30}};
+
+		for (size_t t = 0; t < sizeof(pts) / sizeof(pts[0]); t++)
+		{
+			double		r = pts[t][0],
+						v = pts[t][1],
+						b = 0.8,
+						dr,
+						dv,
+						d1,
+						d2,
+						hr = 1e-6,
+						hv = 1e-5 * v,
+						fr,
+						fv;
+
+			dpb_laplace_gauss_logconv(r, v, b, &dr, &dv);
+			fr = (dpb_laplace_gauss_logconv(r + hr, v, b, &d1, &d2) -
+				  dpb_laplace_gauss_logconv(r - hr, v, b, &d1, &d2)) / (2 * hr);
+			fv = (dpb_laplace_gauss_logconv(r, v + hv, b, &d1, &d2) -
+				  dpb_laplace_gauss_logconv(r, v - hv, b, &d1, &d2)) / (2 * hv);
+			CHECK(isfinite(dr) && fabs(dr - fr) < 1e-6 * fmax(1, fabs(fr)),
+				  "logconv d/dr at r %g v %g: %.10g, central differences %.10g", r, v, dr, fr);
+			if (v >= 1e-6)
+				CHECK(isfinite(dv) && fabs(dv - fv) < 1e-5 * fmax(1, fabs(fv)),
+					  "logconv d/dv at r %g v %g: %.10g, central differences %.10g", r, v, dv, fv);
+			else
+				CHECK(isfinite(dv) && fabs(dv - 0.5 / (b * b)) < 1e-3 / (b * b),
+					  "logconv d/dv at r %g v %g: %.10g, the Laplace limit 1/(2b^2) %.10g",
+					  r, v, dv, 0.5 / (b * b));
+		}
+	}
+	/* v -> 0: the Laplace alone */
+	{
+		const double tv[] = {1e-12, 1e-20, 1e-30},
+					tr[] = {-5, -0.3, 0.7, 2};
+
+		for (size_t a = 0; a < 3; a++)
+			for (size_t k = 0; k < 4; k++)
+			{
+				double		dr,
+							dv,
+							l = dpb_laplace_gauss_logconv(tr[k], tv[a], 1.0, &dr, &dv);
+
+				CHECK(fabs(l + fabs(tr[k])) < 1e-6, "logconv v %g r %g: %.14g, the Laplace limit %.14g",
+					  tv[a], tr[k], l, -fabs(tr[k]));
+				CHECK(fabs(dr + (tr[k] > 0 ? 1 : -1)) < 1e-6, "logconv v %g r %g: d/dr %.10g",
+					  tv[a], tr[k], dr);
+			}
+	}
+	printf("  laplace-gauss convolution against quadrature: max error %.2g\n", worst);
 	gsl_integration_workspace_free(w);
 }
 

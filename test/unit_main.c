@@ -23,6 +23,7 @@ unsigned long unit_seed_shift = 0;
 	X(linear_unknown_n) \
 	X(linear_nuts_grad) \
 	X(linear_clamp_moments) \
+	X(laplace_logconv) \
 	X(linear_nuts) \
 	X(linear_nuts_sbc) \
 	X(sensitivity) \

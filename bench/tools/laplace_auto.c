@@ -18,7 +18,8 @@
  * latent_chol; auto), CHAINS, WARMUP, DRAWS, TA
  * (target_accept), NUISANCE (1: the draws of mu and Sigma too, for DUMP), RULE_ONLY (set: print the
  * form that "auto" takes and the noise shares, all and all but sum y^2's;
- * no run), POLAR (options polar), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
+ * no run), POLAR (options polar), CLAMP (options clamp, 0 or 1; unset: auto), YCLAMPED (the
+ * release's y_clamped share; unset: none), NPRIOR_K (k > 0: the prior n_prior [max(0, n_hat - k b),
  * n_hat + k b] from the release's noisy count n_hat and its noise scale b,
  * b = sd / sqrt 2 for Laplace; NPRIOR_LO_ONLY=1: no upper bound; issue 26
  * item 3).  With N unknown, stderr also gets the share of the draws of n
@@ -64,6 +65,10 @@ make(int d, long N, double eps, int ro, int sql, unsigned long nseed, dpb_releas
 	p.neighbours = ro ? DPB_NB_REPLACE : DPB_NB_ADD_REMOVE;
 	p.d = d;
 	p.y_bound = sql ? 3 : 4;
+	/* YCLAMPED=s: linear releases with the block y_clamped of share s
+	 * (the SQL aggregates' default is 0.02), which the posterior's clamp reads */
+	if ( getenv("YCLAMPED") && *getenv("YCLAMPED"))
+		p.y_clamped = atof(getenv("YCLAMPED"));
 	if (sql)
 	{
 		p.has_bounds = 1;
@@ -145,6 +150,9 @@ main(void)
 		o.nuisance = (int) envd("NUISANCE", 0);
 		if (getenv("POLAR") && *getenv("POLAR"))
 			o.lin.polar = (int) envd("POLAR", 0);
+		/* CLAMP=0|1: options clamp (unset: auto) */
+		if (getenv("CLAMP") && *getenv("CLAMP"))
+			o.lin.clamp = (int) envd("CLAMP", 0);
 		o.lin.laplace_latent = strcmp(form, "latent") == 0 ? 2 : strcmp(form, "latent_chol") == 0 ? 1 :
 			strcmp(form, "latent_mixed") == 0 ? DPB_LIN_LATENT_MIXED :
 			strcmp(form, "omega") == 0 ? 0 : -1;

@@ -86,37 +86,53 @@ dpb_gauss_lik_adjoint(int n, double N, const double *z, const double *D, const d
 	return dpb_isfinite(*lik) ? 0 : 1;
 }
 
-/* log erfcx(x) and its derivative 2x - 2 / (sqrt(pi) erfcx(x)) */
+/*
+ * One term of the convolution below, L = -r^2 / (2v) + log erfcx(x) with x =
+ * (v / b + sg r) / sqrt(2v), and its derivatives in r and v.  For x >= 0
+ * erfcx comes from GSL's hazard function; for x < 0, where erfcx(x) = e^{x^2}
+ * erfc(x) and x^2 nearly cancels r^2 / (2v) when v is small (both grow like
+ * 1/v), the two are combined first: x^2 - r^2 / (2v) = v / (2b^2) + sg r / b,
+ * so L = v / (2b^2) + sg r / b + log erfc(x) holds its digits as v -> 0.
+ */
 static double
-log_erfcx(double x, double *d)
+logconv_term(double r, double v, double b, double sg, double *dr, double *dv)
 {
+	double		s2v = sqrt(2 * v),
+				x = (v / b + sg * r) / s2v,
+				dxdr = sg / s2v,
+				dxdv = (1 / b - sg * r / v) / (2 * s2v);
+
 	if (x >= 0)
 	{
-		/* erfcx(x) = sqrt(2 / pi) / h(sqrt 2 x), h the normal hazard */
-		double		h = gsl_sf_hazard(M_SQRT2 * x);
+		/* erfcx(x) = sqrt(2 / pi) / h(sqrt 2 x), h the normal hazard; d log
+		 * erfcx / dx = 2x - 2 / (sqrt(pi) erfcx(x)) */
+		double		h = gsl_sf_hazard(M_SQRT2 * x),
+					d = 2 * x - M_SQRT2 * h;
 
-		*d = 2 * x - M_SQRT2 * h;
-		return 0.5 * log(2 / M_PI) - log(h);
+		*dr = -r / v + d * dxdr;
+		*dv = 0.5 * r * r / (v * v) + d * dxdv;
+		return -0.5 * r * r / v + 0.5 * log(2 / M_PI) - log(h);
 	}
 	else
 	{
-		double		e = gsl_sf_erfc(x);	/* in (1, 2] */
+		double		e = gsl_sf_erfc(x), /* in (1, 2] */
+					g = -M_2_SQRTPI * exp(-x * x) / e;	/* d log erfc / dx */
 
-		*d = 2 * x - M_2_SQRTPI * exp(-x * x) / e;
-		return x * x + log(e);
+		*dr = sg / b + g * dxdr;
+		*dv = 0.5 / (b * b) + g * dxdv;
+		return 0.5 * v / (b * b) + sg * r / b + log(e);
 	}
 }
 
 double
 dpb_laplace_gauss_logconv(double r, double v, double b, double *dr, double *dv)
 {
-	double		s2v = sqrt(2 * v),
-				x1 = (v / b - r) / s2v,
-				x2 = (v / b + r) / s2v,
-				d1,
-				d2,
-				l1 = log_erfcx(x1, &d1),
-				l2 = log_erfcx(x2, &d2),
+	double		dr1,
+				dv1,
+				dr2,
+				dv2,
+				l1 = logconv_term(r, v, b, -1, &dr1, &dv1),
+				l2 = logconv_term(r, v, b, 1, &dr2, &dv2),
 				lm = fmax(l1, l2),
 				w1 = exp(l1 - lm),
 				w2 = exp(l2 - lm),
@@ -124,8 +140,7 @@ dpb_laplace_gauss_logconv(double r, double v, double b, double *dr, double *dv)
 
 	w1 /= ws;
 	w2 /= ws;
-	*dr = -r / v + (w2 * d2 - w1 * d1) / s2v;
-	*dv = 0.5 * r * r / (v * v) +
-		(w1 * d1 * (1 / b + r / v) + w2 * d2 * (1 / b - r / v)) / (2 * s2v);
-	return -M_LN2 - 0.5 * r * r / v + lm + log(ws);
+	*dr = w1 * dr1 + w2 * dr2;
+	*dv = w1 * dv1 + w2 * dv2;
+	return -M_LN2 + lm + log(ws);
 }
