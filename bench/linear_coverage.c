@@ -43,7 +43,8 @@
  * (features Gaussian with the box's covariance, clip 2), CCOUNT=s (central releases: a noisy
  * count of the records with y clamped, of budget share s, for the clamp's model; default 0:
  * none), YCLAMPED=s (central releases with the block y_clamped of share s: the release's own
- * count, as the SQL aggregates make by default with s = 0.02).  One markdown row per cell; run by
+ * count, as the SQL aggregates make by default with s = 0.02), NB=ro (central releases under
+ * replace-one neighbours, N public).  One markdown row per cell; run by
  * bench/linear_coverage.sh.
  */
 #include "bench_util.h"
@@ -279,6 +280,10 @@ main(int argc, char **argv)
 				 * (block y_clamped, share s; the SQL aggregates' default is
 				 * DPB_Y_CLAMPED_DEFAULT), read by the posterior's clamp */
 				p.y_clamped = getenv("YCLAMPED") ? atof(getenv("YCLAMPED")) : 0;
+				/* NB=ro: central releases under replace-one neighbours (N
+				 * public) instead of the default add/remove */
+				if (getenv("NB") && strcmp(getenv("NB"), "ro") == 0)
+					p.neighbours = DPB_NB_REPLACE;
 				st = dpb_release_from_rows(&r, DPB_MODEL_LINEAR, &p, d, X, Y, C->N, rb, &cl, &err);
 				dpb_rbits_free(rb);
 			}

@@ -15,7 +15,8 @@
 #   feature bounds, as SQL requires; XDIST=gauss: Gaussian features with the
 #   box's covariance, clip 2; CCOUNT=s: a noisy count of the clamped records,
 #   of budget share s, for the clamp's model; YCLAMPED=s: the release's own count,
-#   block y_clamped of share s, as the SQL aggregates make with s = 0.02)
+#   block y_clamped of share s, as the SQL aggregates make with s = 0.02; NB=ro: central
+#   releases under replace-one neighbours)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/tools/core.sh
@@ -28,7 +29,7 @@ cc -O2 -std=gnu99 $DPB_CORE_INC -o bench/linear_coverage \
 	echo "## ${TITLE:-run}"
 	echo
 	echo "$(date -u '+%Y-%m-%d %H:%M') UTC, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), load average at start $(cut -d' ' -f1 /proc/loadavg);"
-	echo "command: \`${TITLE:+TITLE=\"$TITLE\" }REPS=$REPS${CELLS:+ CELLS=\"$CELLS\"}${PRIOR:+ PRIOR=\"$PRIOR\"}${SDY:+ SDY=$SDY}${BOUNDS:+ BOUNDS=$BOUNDS}${XDIST:+ XDIST=$XDIST}${CCOUNT:+ CCOUNT=$CCOUNT}${YCLAMPED:+ YCLAMPED=$YCLAMPED}${CHAINS:+ CHAINS=$CHAINS}${DRAWS:+ DRAWS=$DRAWS}${WARMUP:+ WARMUP=$WARMUP} bash bench/linear_coverage.sh\`"
+	echo "command: \`${TITLE:+TITLE=\"$TITLE\" }REPS=$REPS${CELLS:+ CELLS=\"$CELLS\"}${PRIOR:+ PRIOR=\"$PRIOR\"}${SDY:+ SDY=$SDY}${BOUNDS:+ BOUNDS=$BOUNDS}${XDIST:+ XDIST=$XDIST}${CCOUNT:+ CCOUNT=$CCOUNT}${YCLAMPED:+ YCLAMPED=$YCLAMPED}${NB:+ NB=$NB}${CHAINS:+ CHAINS=$CHAINS}${DRAWS:+ DRAWS=$DRAWS}${WARMUP:+ WARMUP=$WARMUP} bash bench/linear_coverage.sh\`"
 	echo
 	echo "| cell | reps | clipped | θ₀ | θ₁ | θ₂ | σ | converged | max R-hat | divergences | s |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
