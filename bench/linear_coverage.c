@@ -33,7 +33,8 @@
  * or weak), sigma2_shape, sigma2_scale (in units of y_bound^2),
  * theta_precision, theta_sd (scaled units, per unit of y_bound),
  * intercept_sd (units of y_bound), sigma2_mean (units of y_bound^2),
- * clamp (0 or 1: o->lin.clamp, y's clamping modelled)),
+ * clamp (0 or 1: o->lin.clamp, y's clamping modelled), xfix (1: the features' moments fixed at
+ * the truth of the default uniform features, x_moments "prior")),
  * CHAINS, DRAWS, WARMUP, SDY (the sd of y in units of y_bound, default
  * 1/3: 0.3% of the records clamped at R^2 = 0.1; 1/4: 0.006%), BOUNDS=1
  * (central releases with public bounds [-h, h], as SQL requires: the
@@ -116,6 +117,17 @@ apply_prior(dpb_infer_opts *o, double yb)
 			o->lin.sigma2_mean = v * yb * yb;
 		else if (strcmp(tok, "clamp") == 0)
 			o->lin.clamp = (int) v;
+		else if (strcmp(tok, "xfix") == 0 && v > 0)
+		{
+			/* the features' moments fixed at the truth of the uniform
+			 * features without bounds (mean 0, Sigma = h^2/3 I, h = 1/sqrt 2;
+			 * not for BOUNDS=1 or XDIST=gauss) */
+			o->lin.xmoments = DPB_XMOM_PRIOR;
+			memset(o->lin.x_cov, 0, sizeof(o->lin.x_cov));
+			memset(o->x_mean, 0, sizeof(o->x_mean));
+			for (int j = 0; j < 2; j++)
+				o->lin.x_cov[j * 2 + j] = 0.5 / 3;
+		}
 		else
 		{
 			fprintf(stderr, "unknown PRIOR key %s\n", tok);
