@@ -45,7 +45,8 @@
  * count of the records with y clamped, of budget share s, for the clamp's model; default 0:
  * none), YCLAMPED=s (central releases with the block y_clamped of share s: the release's own
  * count, as the SQL aggregates make by default with s = 0.02), NB=ro (central releases under
- * replace-one neighbours, N public).  One markdown row per cell; run by
+ * replace-one neighbours, N public), MEDZ=1 (stderr: per cell the mean z-score of the posterior
+ * medians).  One markdown row per cell; run by
  * bench/linear_coverage.sh.
  */
 #include "bench_util.h"
@@ -197,6 +198,7 @@ main(int argc, char **argv)
 					slope = sqrt(C->r2 * vy / vx),
 					truth[NV_MAX],
 					zsum[NV_MAX] = {0},
+					zmed[NV_MAX] = {0},
 					zsq[NV_MAX] = {0},
 					sdsum[NV_MAX] = {0},
 					t0 = bench_now(),
@@ -350,6 +352,7 @@ main(int argc, char **argv)
 				bench_summarize_var(&dr, v, x, &s);
 				cover[v] += s.q5 <= truth[v] && truth[v] <= s.q95;
 				zsum[v] += (s.mean - truth[v]) / s.sd;
+				zmed[v] += (s.median - truth[v]) / s.sd;
 				zsq[v] += (s.mean - truth[v]) * (s.mean - truth[v]) / (s.sd * s.sd);
 				sdsum[v] += s.sd;
 				rh = s.rhat > rh || s.rhat != s.rhat ? s.rhat : rh;
@@ -379,6 +382,14 @@ main(int argc, char **argv)
 				   sdsum[v] / ok);
 		}
 		printf(" %d | %.3f | %ld | %.0f |\n", conv, maxrhat, divs, bench_now() - t0);
+		/* MEDZ=1: the mean z-score of the posterior median too, on stderr */
+		if (getenv("MEDZ"))
+		{
+			fprintf(stderr, "%s: median z", label);
+			for (int v = 0; v < nv; v++)
+				fprintf(stderr, " %+.2f", zmed[v] / ok);
+			fprintf(stderr, "\n");
+		}
 		fflush(stdout);
 		free(X);
 		free(Y);
