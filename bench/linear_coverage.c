@@ -34,7 +34,8 @@
  * theta_precision, theta_sd (scaled units, per unit of y_bound),
  * intercept_sd (units of y_bound), sigma2_mean (units of y_bound^2),
  * clamp (0 or 1: o->lin.clamp, y's clamping modelled), xfix (1: the features' moments fixed at
- * the truth of the default uniform features, x_moments "prior")),
+ * the truth of the default uniform features, x_moments "prior"), polar (0 or 1:
+ * o->lin.polar, the slopes and sigma in polar coordinates)),
  * CHAINS, DRAWS, WARMUP, SDY (the sd of y in units of y_bound, default
  * 1/3: 0.3% of the records clamped at R^2 = 0.1; 1/4: 0.006%), BOUNDS=1
  * (central releases with public bounds [-h, h], as SQL requires: the
@@ -116,6 +117,8 @@ apply_prior(dpb_infer_opts *o, double yb)
 			o->lin.intercept_sd = v * yb;
 		else if (strcmp(tok, "sigma2_mean") == 0)
 			o->lin.sigma2_mean = v * yb * yb;
+		else if (strcmp(tok, "polar") == 0)
+			o->lin.polar = (int) v;
 		else if (strcmp(tok, "clamp") == 0)
 			o->lin.clamp = (int) v;
 		else if (strcmp(tok, "xfix") == 0 && v > 0)
@@ -202,7 +205,8 @@ main(int argc, char **argv)
 					zsq[NV_MAX] = {0},
 					sdsum[NV_MAX] = {0},
 					t0 = bench_now(),
-					maxrhat = 0;
+					maxrhat = 0,
+					qb[5] = {0};
 		int			cover[NV_MAX] = {0},
 					nv = 0,
 					ok = 0,
@@ -359,6 +363,50 @@ main(int argc, char **argv)
 				eb = s.ess_bulk < eb || s.ess_bulk != s.ess_bulk ? s.ess_bulk : eb;
 			}
 			free(x);
+			/* QBIAS=1: the split of y's variance C = q + sigma^2, q =
+			 * theta_x' Sigma theta_x (Sigma the true feature covariance, vx
+			 * I): the posterior means of sigma^2, q and C minus the truth,
+			 * and tr(Sigma V) (V the slopes' posterior covariance), each in
+			 * units of sigma^2's posterior sd, averaged on stderr */
+			if (getenv("QBIAS"))
+			{
+				long		S = (long) dr.chains * dr.iters;
+				int			i1 = ic ? 1 : 0,
+							is = ic ? 3 : 2;
+				double		ms = 0,
+							ms2 = 0,
+							mq = 0,
+							m1 = 0,
+							m2 = 0,
+							c11 = 0,
+							c22 = 0,
+							sd2,
+							qt = vx * (theta[1] * theta[1] + theta[2] * theta[2]);
+
+				for (long t = 0; t < S; t++)
+				{
+					const double *w = dr.v + t * dr.nvars;
+					double		s2 = w[is] * w[is];
+
+					ms += s2;
+					ms2 += s2 * s2;
+					mq += vx * (w[i1] * w[i1] + w[i1 + 1] * w[i1 + 1]);
+					m1 += w[i1];
+					m2 += w[i1 + 1];
+					c11 += w[i1] * w[i1];
+					c22 += w[i1 + 1] * w[i1 + 1];
+				}
+				ms /= S;
+				mq /= S;
+				m1 /= S;
+				m2 /= S;
+				sd2 = sqrt(fmax(ms2 / S - ms * ms, 1e-300));
+				qb[0] += (ms - sigma * sigma) / sd2;
+				qb[1] += (mq - qt) / sd2;
+				qb[2] += (ms + mq - sigma * sigma - qt) / sd2;
+				qb[3] += vx * (c11 / S - m1 * m1 + c22 / S - m2 * m2) / sd2;
+				qb[4] += (vx * (m1 * m1 + m2 * m2) - qt) / sd2;
+			}
 			divs += dr.divergences;
 			conv += rh <= 1.02 && eb >= 100;
 			maxrhat = rh > maxrhat || rh != rh ? rh : maxrhat;
@@ -382,6 +430,10 @@ main(int argc, char **argv)
 				   sdsum[v] / ok);
 		}
 		printf(" %d | %.3f | %ld | %.0f |\n", conv, maxrhat, divs, bench_now() - t0);
+		if (getenv("QBIAS"))
+			fprintf(stderr, "%s: in sd(sigma^2): bias sigma^2 %+.2f, q %+.2f, C %+.2f; tr(Sigma V) %.2f; "
+					"q at the posterior mean of theta %+.2f\n", label, qb[0] / ok, qb[1] / ok,
+					qb[2] / ok, qb[3] / ok, qb[4] / ok);
 		/* MEDZ=1: the mean z-score of the posterior median too, on stderr */
 		if (getenv("MEDZ"))
 		{

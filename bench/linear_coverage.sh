@@ -16,7 +16,9 @@
 #   box's covariance, clip 2; CCOUNT=s: a noisy count of the clamped records,
 #   of budget share s, for the clamp's model; YCLAMPED=s: the release's own count,
 #   block y_clamped of share s, as the SQL aggregates make with s = 0.02; NB=ro: central
-#   releases under replace-one neighbours)
+#   releases under replace-one neighbours; MEDZ=1: the posterior medians' mean
+#   z-scores on stderr; QBIAS=1: the split of Var(y) = theta' Sigma theta +
+#   sigma^2, the posterior means' biases on stderr, in sigma^2's posterior sd)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/tools/core.sh
