@@ -903,7 +903,8 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 			A[p * q + ic + b] *= c->cl.P;
 		}
 		c->cr2 = r2;
-		c->cayy = sqrt(c->sigma2 + c->cl.dvar + c->cl.omp * (1 + c->cl.P) * r2);
+		c->cayy = sqrt(c->sigma2 + c->cl.dvar + c->cl.omp * (1 + c->cl.P) * r2 +
+					   DPB_LIN_CLAMP_WFLOOR * c->Bc * c->Bc);
 		if (!(c->cayy > 0) || !dpb_isfinite(c->cayy))
 			return 1;
 		A[p * q + p] = c->cayy;
