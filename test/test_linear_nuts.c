@@ -13,6 +13,7 @@
 #include "linear_model.h"
 #include "sim.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
@@ -138,6 +139,24 @@ clamp_integrand(double y, void *vp)
 	return pow(y, q->k) * gsl_ran_gaussian_pdf(y - q->m, q->s);
 }
 
+/* (B - max(y, -B))^k times y's density, for the clamped variance in
+ * saturation (test_linear_clamp_moments) */
+struct clamp_u
+{
+	double		m,
+				s,
+				B;
+	int			k;
+};
+
+static double
+clamp_u_integrand(double y, void *vp)
+{
+	const struct clamp_u *q = vp;
+
+	return pow(q->B - y, q->k) * gsl_ran_gaussian_pdf(y - q->m, q->s);
+}
+
 /*
  * c's derivatives in m and s2 against central differences of
  * dpb_lin_clamp_moments (then dpb_lin_clamp_scale with (N, c, v) = sc[0..2]
@@ -228,6 +247,47 @@ test_linear_clamp_moments(void)
 		/* derivatives in m and in s2 */
 		check_clamp_derivs(&c, m, s2, B, NULL, "case", t);
 	}
+	/*
+	 * Saturation, |m| > B: Var(y_c) is far below s2, and s2 + (E[y_c^2] -
+	 * m^2 - s2) - ... loses its digits (terms of size m^2); against the
+	 * quadrature of u = B - y_c's moments (m > 0; m < 0 by symmetry), to
+	 * 1e-8 relative where the old difference was off by up to 1e-15 / Var
+	 */
+	{
+		const double sat[][3] = {	/* m, s2, B */
+			{1.5, 0.25, 1.0}, {4.0, 0.25, 1.0}, {-3.0, 0.09, 1.5}, {12.0, 1.0, 4.0},
+			{10.0, 0.5, 4.0}, {-9.0, 0.04, 8.0},
+		};
+
+		for (size_t t = 0; t < sizeof(sat) / sizeof(sat[0]); t++)
+		{
+			double		mm = fabs(sat[t][0]),
+						s = sqrt(sat[t][1]),
+						B = sat[t][2],
+						Fa = gsl_cdf_ugaussian_P((-B - mm) / s),
+						e[3],
+						err,
+						vq;
+			struct clamp_u qu = {mm, s, B, 0};
+			gsl_function F = {clamp_u_integrand, &qu};
+			dpb_lin_clamp c;
+
+			for (qu.k = 1; qu.k <= 2; qu.k++)
+			{
+				gsl_integration_qags(&F, -B, B, 0, 1e-12, 1000, w, &e[qu.k], &err);
+				e[qu.k] += pow(2 * B, qu.k) * Fa;
+			}
+			vq = e[2] - e[1] * e[1];
+			dpb_lin_clamp_moments(sat[t][0], sat[t][1], B, &c);
+			CHECK(fabs(c.var - vq) <= 1e-8 * vq, "saturated case %zu: Var(y_c) %.12g, quadrature %.12g",
+				  t, c.var, vq);
+			CHECK(fabs(c.mean - (sat[t][0] > 0 ? B - e[1] : e[1] - B)) <= 1e-12 * B,
+				  "saturated case %zu: E[y_c] %.15g", t, c.mean);
+			CHECK(c.dvar == c.var - sat[t][1], "saturated case %zu: dvar", t);
+			worst = fmax(worst, fabs(c.var - vq) / vq);
+		}
+	}
+
 	/*
 	 * dpb_lin_clamp_scale's derivatives in m and s2 (kappa depends on both
 	 * through A = N (1 - P)) against central differences, for a precise

@@ -497,6 +497,34 @@ dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *o)
 	o->mean = E1;
 	o->dvar = D2 - D1 * (2 * m + D1);
 	o->var = s2 + o->dvar;
+	if (be < 0 || al > 0)
+	{
+		/*
+		 * |m| > B: the model's y is mostly clamped at one bound, Var(y_c)
+		 * is far below s2 and the difference above loses its digits (terms
+		 * of size m^2).  Directly from u = B - y_c >= 0 (for m > B; m < -B
+		 * by symmetry): with the partial moments G1(x) = x Phi(x) + phi(x),
+		 * G2(x) = (x^2 + 1) Phi(x) + x phi(x), E[u] = s (G1(b) - G1(a)),
+		 * E[u^2] = s^2 (G2(b) - G2(a) - 2 (b - a) G1(a)), b = (B - |m|) / s
+		 * and a = (-B - |m|) / s.  Their cancellation costs about 4 log10
+		 * |b| digits, not 16.
+		 */
+		double		b = be < 0 ? be : -al,
+					a = be < 0 ? al : -be,
+					Fb = gsl_cdf_ugaussian_P(b),
+					Fa = gsl_cdf_ugaussian_P(a),
+					pb = gsl_ran_ugaussian_pdf(b),
+					pa = gsl_ran_ugaussian_pdf(a),
+					G1b = b * Fb + pb,
+					G1a = isfinite(a) ? a * Fa + pa : 0,
+					G2b = (b * b + 1) * Fb + b * pb,
+					G2a = isfinite(a) ? (a * a + 1) * Fa + a * pa : 0,
+					Eu = G1b - G1a,
+					v = G2b - G2a - (isfinite(a) ? 2 * (b - a) * G1a : 0) - Eu * Eu;
+
+		o->var = s2 * fmax(v, 0);
+		o->dvar = o->var - s2;
+	}
 	o->P = P;
 	o->omp = omp;
 	/* d/dm E[g(y)] = E[g'(y)], d/ds E[g(y)] = E[g'(y) z]: E[y_c] has g' =
@@ -903,8 +931,7 @@ likelihood_root(dpb_lin_ctx *c, const double *lat, double *glat)
 			A[p * q + ic + b] *= c->cl.P;
 		}
 		c->cr2 = r2;
-		c->cayy = sqrt(c->sigma2 + c->cl.dvar + c->cl.omp * (1 + c->cl.P) * r2 +
-					   DPB_LIN_CLAMP_WFLOOR * c->Bc * c->Bc);
+		c->cayy = sqrt(c->cl.var - c->cl.P * c->cl.P * r2 + DPB_LIN_CLAMP_WFLOOR * c->Bc * c->Bc);
 		if (!(c->cayy > 0) || !dpb_isfinite(c->cayy))
 			return 1;
 		A[p * q + p] = c->cayy;

@@ -181,13 +181,15 @@ void		dpb_lin_clamp_moments(double m, double s2, double B, dpb_lin_clamp *out);
  * The root form with the clamp takes A_yy = sqrt(W + DPB_LIN_CLAMP_WFLOOR
  * y_bound^2), W = Var(y_c) - P^2 |r|^2 the part of y_c's variance that x
  * does not explain.  Where the modelled y is saturated (|E[y]| well past
- * y_bound, P -> 0) W is exponentially small and computed as a difference
- * of terms of size C_yy: it loses its digits (even turning negative by
- * 1e-16 C_yy), and its square root's derivative 1/(2 A_yy) amplifies the
- * rounding of its gradient into the energy errors of divergent
- * transitions (bench/results/laplace_mixed.md, "The divergent transitions
- * at N = 10^2").  The floor adds a variance of N 1e-12 y_bound^2 to the
- * latent sum of y, against the noise's 2 b^2 >= 2 (y_bound / epsilon)^2.
+ * y_bound, P -> 0) W is exponentially small: computed as sigma^2 + dvar +
+ * (1 - P^2) |r|^2 it lost its digits (even turning negative by 1e-16
+ * C_yy; Var(y_c) itself is now computed without that cancellation,
+ * dpb_lin_clamp_moments), and its square root's derivative 1/(2 A_yy)
+ * amplifies the rounding of W's gradient (a sum of terms of size 1) into
+ * the energy errors of divergent transitions (bench/results/laplace_mixed.md,
+ * "The divergent transitions at N = 10^2").  The floor adds a variance of
+ * N 1e-12 y_bound^2 to the latent sum of y, against the noise's 2 b^2 >=
+ * 2 (y_bound / epsilon)^2.
  */
 #define DPB_LIN_CLAMP_WFLOOR 1e-12
 
