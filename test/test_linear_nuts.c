@@ -124,11 +124,14 @@ check_gradient(const dpb_release *r0, dpb_xmoments xm, int latent, int prior, do
 }
 
 /* y ~ N(m, s2): y^k phi at y (quadrature of the clamp's moments) */
+/* y^k times y's density, or (B - y)^k with B set (u = B - y_c in
+ * saturation, test_linear_clamp_moments) */
 struct clamp_q
 {
 	double		m,
 				s;
 	int			k;
+	double		B;
 };
 
 static double
@@ -136,25 +139,7 @@ clamp_integrand(double y, void *vp)
 {
 	const struct clamp_q *q = vp;
 
-	return pow(y, q->k) * gsl_ran_gaussian_pdf(y - q->m, q->s);
-}
-
-/* (B - max(y, -B))^k times y's density, for the clamped variance in
- * saturation (test_linear_clamp_moments) */
-struct clamp_u
-{
-	double		m,
-				s,
-				B;
-	int			k;
-};
-
-static double
-clamp_u_integrand(double y, void *vp)
-{
-	const struct clamp_u *q = vp;
-
-	return pow(q->B - y, q->k) * gsl_ran_gaussian_pdf(y - q->m, q->s);
+	return pow(q->B != 0 ? q->B - y : y, q->k) * gsl_ran_gaussian_pdf(y - q->m, q->s);
 }
 
 /*
@@ -224,7 +209,7 @@ test_linear_clamp_moments(void)
 					err,
 					E1,
 					E2;
-		struct clamp_q q = {m, sqrt(s2), 0};
+		struct clamp_q q = {m, sqrt(s2), 0, 0};
 		gsl_function F = {clamp_integrand, &q};
 		dpb_lin_clamp c;
 
@@ -268,8 +253,8 @@ test_linear_clamp_moments(void)
 						e[3],
 						err,
 						vq;
-			struct clamp_u qu = {mm, s, B, 0};
-			gsl_function F = {clamp_u_integrand, &qu};
+			struct clamp_q qu = {mm, s, 0, B};
+			gsl_function F = {clamp_integrand, &qu};
 			dpb_lin_clamp c;
 
 			for (qu.k = 1; qu.k <= 2; qu.k++)
